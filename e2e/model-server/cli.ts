@@ -1,0 +1,56 @@
+/**
+ * Runs the scripted model server on its own, for manual demos and for pointing a running
+ * app at a predictable "model":
+ *
+ *   npx tsx e2e/model-server/cli.ts --port 0 --script replies.json
+ *
+ * The script file is a JSON array of replies (`{ "text": "…" }`, `{ "toolCalls": [...] }`,
+ * `{ "status": 429 }` …). The first line printed is the base URL.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { startScriptedModelServer, type ScriptReply } from './scriptedModelServer.js';
+
+const USAGE = 'usage: tsx e2e/model-server/cli.ts [--port N] [--script replies.json]';
+
+function loadScript(path: string): ScriptReply[] {
+  const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  if (!Array.isArray(parsed) || !parsed.every((step) => typeof step === 'object' && step !== null)) {
+    throw new Error(`${path}: expected a JSON array of reply objects`);
+  }
+  return parsed as ScriptReply[];
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '0' },
+      script: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be 0-65535 (${USAGE})`);
+  const steps = values.script ? loadScript(values.script) : [];
+
+  const server = await startScriptedModelServer({ port });
+  server.script(steps);
+  console.log(server.url);
+  console.log(`${steps.length} scripted repl${steps.length === 1 ? 'y' : 'ies'}; then "(scripted model: no more steps)".`);
+  console.log(`Point the app at it: MAPWRIGHT_MODEL_URL=${server.url} MAPWRIGHT_MODEL=scripted-model`);
+
+  const stop = () => {
+    void server.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

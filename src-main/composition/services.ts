@@ -1,0 +1,39 @@
+import type { Emit, MethodHandlers } from '../../src-shared/bridge/contract.js';
+import type { WorkerLauncher } from '../worker-host/launcher.js';
+
+export type HostKind = 'web' | 'electron';
+
+export interface ServicesOptions {
+  /** The data folder (MAPWRIGHT_HOME or the platform's app-data folder). */
+  home: string;
+  host: HostKind;
+  launchWorker: WorkerLauncher;
+  /** Prefix the renderer puts before `data/…`, `tiles/…` and `assets/…` URLs. */
+  dataBase: string;
+  /** Query string the renderer appends to those URLs (the web host's token), or ''. */
+  dataQuery: string;
+  /** Folder holding the shipped `assets/` (basemap and icons). */
+  assetsDir: string;
+}
+
+/** An HTTP-like answer for the data routes, shared by the web host and the Electron protocol. */
+export interface DataResponse {
+  status: number;
+  contentType: string;
+  body: Uint8Array | string;
+}
+
+/**
+ * Everything a host needs from main's services. A host adds only a transport: it parses
+ * nothing itself and passes raw payloads to `invoke`, which validates them with the contract.
+ */
+export interface Services {
+  handlers: MethodHandlers;
+  /** Validate `params` against the contract, run the method, return its result or throw. */
+  invoke(method: string, params: unknown): Promise<unknown>;
+  /** Serve `data/layers/ID.geojson`, `tiles/ID/Z/X/Y.png` and `assets/…` (path without leading slash). */
+  serveData(path: string): Promise<DataResponse>;
+  /** Register a renderer connection's push channel; returns the unsubscribe. */
+  connect(emit: Emit): () => void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { LayerInfo } from '../../src-shared/domain/layer.js';
+import { GreyRasterStyle } from '../../src-shared/style/styleModel.js';
+
+/**
+ * The worker protocol: structured messages between main and the GIS worker process, the
+ * only process that loads GDAL. Main validates every reply with these schemas, because a
+ * worker that half-crashed may send anything.
+ */
+export const WorkerRequest = z.discriminatedUnion('op', [
+  /** Open a source (`path` or `path|layername=NAME`) and describe it. Result: LayerInfo. */
+  z.object({ op: z.literal('describe'), source: z.string() }),
+  /** All features reprojected to EPSG:4326. Result: GeoJSON FeatureCollection as text. */
+  z.object({ op: z.literal('vectorGeoJSON'), source: z.string() }),
+  /**
+   * One 256×256 Web Mercator (XYZ) tile of a raster, styled. Result: PNG bytes, or null
+   * when the tile lies outside the raster.
+   */
+  z.object({
+    op: z.literal('rasterTile'),
+    source: z.string(),
+    z: z.number().int().min(0).max(24),
+    x: z.number().int().min(0),
+    y: z.number().int().min(0),
+    style: GreyRasterStyle,
+  }),
+]);
+export type WorkerRequest = z.infer<typeof WorkerRequest>;
+
+export interface WorkerResults {
+  describe: LayerInfo;
+  vectorGeoJSON: string;
+  rasterTile: Uint8Array | null;
+}
+
+/** `bad_input`: the source is missing, unreadable or not GIS data; `internal`: a bug or GDAL failure. */
+export const WorkerErrorCode = z.enum(['bad_input', 'internal']);
+export type WorkerErrorCode = z.infer<typeof WorkerErrorCode>;
+
+export const MainToWorker = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('request'), id: z.number().int(), request: WorkerRequest }),
+  z.object({ type: z.literal('cancel'), id: z.number().int() }),
+]);
+export type MainToWorker = z.infer<typeof MainToWorker>;
+
+export const WorkerToMain = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready'), gdalVersion: z.string() }),
+  z.object({ type: z.literal('progress'), id: z.number().int(), fraction: z.number(), message: z.string() }),
+  z.object({ type: z.literal('result'), id: z.number().int(), value: z.unknown() }),
+  z.object({
+    type: z.literal('error'),
+    id: z.number().int(),
+    code: WorkerErrorCode,
+    message: z.string(),
+  }),
+]);
+export type WorkerToMain = z.infer<typeof WorkerToMain>;

@@ -1,0 +1,15 @@
+/**
+ * How main starts a GIS worker: `child_process.fork` under the web host and in tests,
+ * Electron's `utilityProcess` in the app. Everything above this interface is one code path.
+ * Messages are structured-cloned (Uint8Array survives).
+ */
+export interface WorkerChannel {
+  send(message: unknown): void;
+  onMessage(listener: (message: unknown) => void): void;
+  /** Called once when the process is gone, whatever the reason. */
+  onExit(listener: (code: number | null) => void): void;
+  kill(): void;
+  readonly pid: number | undefined;
+}
+
+export type WorkerLauncher = () => WorkerChannel;

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { ToolResult } from '../tools/toolResult.js';
+
+export const ToolCallStatus = z.enum(['pending', 'awaiting_approval', 'running', 'ok', 'error', 'rejected']);
+export type ToolCallStatus = z.infer<typeof ToolCallStatus>;
+
+/** A call the model asked for, as saved with the assistant turn that made it. */
+export const ToolCallRequest = z.object({
+  id: z.string(),
+  /** The wire name the model used (`namespace_name`). */
+  name: z.string(),
+  /** Raw JSON text as the model sent it; parsed at dispatch. */
+  arguments: z.string(),
+});
+export type ToolCallRequest = z.infer<typeof ToolCallRequest>;
+
+export const ChatRole = z.enum(['user', 'assistant', 'tool', 'notice']);
+export type ChatRole = z.infer<typeof ChatRole>;
+
+/**
+ * One entry of a conversation, as saved and as shown. `tool` entries are the cards: they
+ * carry the call's status while it runs and its result once done. `notice` entries are
+ * for the person only (layer loaded, model not configured) and never go to the model.
+ */
+export const ChatMessage = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  seq: z.number().int(),
+  role: ChatRole,
+  text: z.string(),
+  toolCalls: z.array(ToolCallRequest).optional(),
+  tool: z
+    .object({
+      callId: z.string(),
+      toolId: z.string().nullable(),
+      name: z.string(),
+      title: z.string(),
+      args: z.unknown(),
+      summary: z.string(),
+      status: ToolCallStatus,
+      durationMs: z.number().nullable(),
+      result: ToolResult.nullable(),
+    })
+    .optional(),
+  level: z.enum(['info', 'error']).optional(),
+  createdAt: z.string(),
+});
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+export const ApprovalRequest = z.object({
+  id: z.string(),
+  callId: z.string(),
+  toolId: z.string(),
+  title: z.string(),
+  description: z.string(),
+  summary: z.string(),
+  safety: z.enum(['read', 'write', 'destructive']),
+  /** Exactly the arguments that will run, after validation. */
+  args: z.unknown(),
+  /** Whether "allow this tool for this session" may be offered. */
+  rememberable: z.boolean(),
+});
+export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
+
+export const RunState = z.object({
+  runId: z.string().nullable(),
+  status: z.enum(['idle', 'running', 'awaiting_approval']),
+});
+export type RunState = z.infer<typeof RunState>;

@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import { LayerStyle } from '../style/styleModel.js';
+
+/** [west, south, east, north] */
+export const BBox = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+export type BBox = z.infer<typeof BBox>;
+
+export const LayerKind = z.enum(['vector', 'raster']);
+export type LayerKind = z.infer<typeof LayerKind>;
+
+export const CrsInfo = z.object({
+  epsg: z.number().int().nullable(),
+  name: z.string().nullable(),
+  /** True when coordinates are degrees (a geographic CRS). */
+  geographic: z.boolean(),
+});
+export type CrsInfo = z.infer<typeof CrsInfo>;
+
+export const FieldInfo = z.object({ name: z.string(), type: z.string() });
+export const BandInfo = z.object({
+  index: z.number().int(),
+  dataType: z.string(),
+  nodata: z.number().nullable(),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+});
+export type BandInfo = z.infer<typeof BandInfo>;
+
+/** What the GIS worker learns about a source when it opens it. */
+export const LayerInfo = z.object({
+  kind: LayerKind,
+  driver: z.string(),
+  crs: CrsInfo.nullable(),
+  /** Extent in the source CRS. */
+  extent: BBox.nullable(),
+  /** Extent in EPSG:4326, for the map. */
+  extent4326: BBox.nullable(),
+  geometryType: z.string().nullable(),
+  featureCount: z.number().int().nullable(),
+  fields: z.array(FieldInfo),
+  width: z.number().int().nullable(),
+  height: z.number().int().nullable(),
+  bands: z.array(BandInfo),
+  /** Other layers in the same file, for multi-layer sources (GeoPackage, …). */
+  sublayers: z.array(z.string()),
+});
+export type LayerInfo = z.infer<typeof LayerInfo>;
+
+export const Layer = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** File path, without the sublayer part. */
+  source: z.string(),
+  sublayer: z.string().nullable(),
+  kind: LayerKind,
+  /** 0 = bottom of the stack. */
+  order: z.number().int(),
+  visible: z.boolean(),
+  opacity: z.number().min(0).max(1),
+  style: LayerStyle,
+  info: LayerInfo,
+});
+export type Layer = z.infer<typeof Layer>;

@@ -1,0 +1,20 @@
+/**
+ * Data sources are referenced by path, never copied. A sublayer of a multi-layer
+ * file uses GDAL's own `path|layername=NAME` form everywhere (DESIGN §2).
+ */
+export interface SourceRef {
+  path: string;
+  sublayer: string | null;
+}
+
+const LAYERNAME = /\|layername=([^|]+)$/;
+
+export function parseSource(source: string): SourceRef {
+  const m = LAYERNAME.exec(source);
+  if (!m) return { path: source.trim(), sublayer: null };
+  return { path: source.slice(0, m.index).trim(), sublayer: m[1]!.trim() };
+}
+
+export function formatSource(ref: SourceRef): string {
+  return ref.sublayer ? `${ref.path}|layername=${ref.sublayer}` : ref.path;
+}
