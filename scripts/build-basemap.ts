@@ -234,18 +234,124 @@ function cleanPolygon(rings: Ring[]): Ring[] | null {
   return out;
 }
 
+// world-atlas runs Natural Earth through d3's geoStitch, which makes the geometry right on the
+// sphere but wrong on a flat map: rings that crossed the antimeridian jump from ~180 to -180 in
+// one edge (Russia, Fiji), and Antarctica becomes a ring around the pole plus a "rim" ring at
+// -89.999. Drawn flat (MapLibre, GDAL) such edges streak across the whole world, so they are
+// undone here: unwrap longitudes, close pole rings along the pole, cut at ±180 (RFC 7946 §3.1.9).
+
+/** A ring of the stitched pole rim: it lies entirely on the pole and bounds nothing real. */
+function isPoleRim(ring: Ring): boolean {
+  return ring.every((p) => Math.abs(p[1]!) > 89.99);
+}
+
+/** Makes longitudes continuous (no edge longer than 180°), so a ring may leave [-180, 180]. */
+function unwrap(ring: Ring): Ring {
+  const out: Ring = [];
+  let shift = 0;
+  for (let i = 0; i < ring.length; i++) {
+    const p = ring[i]!;
+    const prev = ring[i - 1];
+    if (prev) {
+      const dx = p[0]! - prev[0]!;
+      if (dx > 180) shift -= 360;
+      else if (dx < -180) shift += 360;
+    }
+    out.push([p[0]! + shift, p[1]!]);
+  }
+  // A ring around a pole ends a whole turn from where it began: close it along the pole.
+  const first = out[0];
+  const last = out[out.length - 1];
+  if (first && last && Math.abs(last[0]! - first[0]!) > 180) {
+    const meanLat = out.reduce((s, q) => s + q[1]!, 0) / out.length;
+    const pole = meanLat < 0 ? -90 : 90;
+    out.push([last[0]!, pole], [first[0]!, pole], [first[0]!, first[1]!]);
+  }
+  return out;
+}
+
+/** Edges of `ring` that cross the vertical line x = `x`. */
+function crossings(ring: Ring, x: number): number {
+  let n = 0;
+  for (let i = 1; i < ring.length; i++) if ((ring[i - 1]![0]! < x) !== (ring[i]![0]! < x)) n++;
+  return n;
+}
+
+/** Sutherland-Hodgman against one vertical half-plane (keep x >= edge, or x <= edge). */
+function clipHalf(ring: Ring, edge: number, keepAbove: boolean): Ring {
+  const inside = (p: Position): boolean => (keepAbove ? p[0]! >= edge : p[0]! <= edge);
+  const out: Ring = [];
+  for (let i = 0; i < ring.length; i++) {
+    const cur = ring[i]!;
+    const prev = ring[(i + ring.length - 1) % ring.length]!;
+    const cross = (): Position => {
+      const t = (edge - prev[0]!) / (cur[0]! - prev[0]!);
+      return [edge, prev[1]! + t * (cur[1]! - prev[1]!)];
+    };
+    if (inside(cur)) {
+      if (!inside(prev)) out.push(cross());
+      out.push(cur);
+    } else if (inside(prev)) {
+      out.push(cross());
+    }
+  }
+  return out;
+}
+
+/**
+ * Splits one polygon (rings already unwrapped) into the pieces that fall in each 360° window,
+ * each shifted back into [-180, 180]. Half-plane clipping is exact only while a ring crosses
+ * each cut at most twice (else it leaves zero-width bridges), so more fails the build loudly.
+ */
+function cutAtAntimeridian(rings: Ring[]): Ring[][] {
+  const exterior = rings[0]!;
+  const xs = exterior.map((p) => p[0]!);
+  const minX = Math.min(...xs);
+  const maxX = Math.max(...xs);
+  if (minX >= -180 - 1e-9 && maxX <= 180 + 1e-9) return [rings];
+  const out: Ring[][] = [];
+  for (let k = Math.floor((minX + 180) / 360); k * 360 - 180 < maxX; k++) {
+    const lo = k * 360 - 180;
+    const hi = k * 360 + 180;
+    const piece: Ring[] = [];
+    for (let i = 0; i < rings.length; i++) {
+      const r = rings[i]!;
+      const cuts = crossings(r, lo) + crossings(r, hi);
+      if (cuts > (i === 0 ? 2 : 0)) {
+        throw new Error(`a ring crosses the antimeridian ${cuts} times; clipping it needs a general polygon clipper`);
+      }
+      const c = clipHalf(clipHalf(r, lo, true), hi, false);
+      if (c.length < 3) {
+        if (i === 0) break;
+        continue;
+      }
+      piece.push(c.map((p) => [p[0]! - k * 360, p[1]!]));
+    }
+    if (piece.length > 0) out.push(piece);
+  }
+  return out;
+}
+
+/** Rings (exterior first) -> planar polygons: pole rims dropped, unwrapped, cut, rounded, oriented. */
+function planarPolygons(rings: Ring[]): Ring[][] {
+  const kept = rings.filter((r) => !isPoleRim(r)).map(unwrap);
+  if (kept.length === 0) return [];
+  const out: Ring[][] = [];
+  for (const piece of cutAtAntimeridian(kept)) {
+    const c = cleanPolygon(piece);
+    if (c) out.push(c);
+  }
+  return out;
+}
+
 function cleanPolygonal(geom: { type: string; coordinates: unknown }): PolygonGeometry | MultiPolygonGeometry | null {
-  if (geom.type === 'Polygon') {
-    const c = cleanPolygon(geom.coordinates as Ring[]);
-    return c ? { type: 'Polygon', coordinates: c } : null;
-  }
-  if (geom.type === 'MultiPolygon') {
-    const polys = (geom.coordinates as Ring[][]).map(cleanPolygon).filter((p): p is Ring[] => p !== null);
-    if (polys.length === 0) return null;
-    if (polys.length === 1) return { type: 'Polygon', coordinates: polys[0]! };
-    return { type: 'MultiPolygon', coordinates: polys };
-  }
-  throw new Error(`expected polygonal geometry, got ${geom.type}`);
+  let polys: Ring[][];
+  if (geom.type === 'Polygon') polys = planarPolygons(geom.coordinates as Ring[]);
+  else if (geom.type === 'MultiPolygon') polys = (geom.coordinates as Ring[][]).flatMap(planarPolygons);
+  else throw new Error(`expected polygonal geometry, got ${geom.type}`);
+  if (polys.length === 0) return null;
+  if (polys.length === 1) return { type: 'Polygon', coordinates: polys[0]! };
+  return { type: 'MultiPolygon', coordinates: polys };
 }
 
 /** Even-odd ray cast; points exactly on an edge may go either way, which callers tolerate. */
@@ -308,23 +414,25 @@ function buildCountries(
       geometry,
     });
   }
-  // Stable order independent of the source's, so unrelated upstream reorders don't churn diffs.
-  out.sort((a, b) => String(a.properties['name']).localeCompare(String(b.properties['name']), 'en'));
+  // Stable order independent of the source's, so upstream reorders don't churn diffs; plain
+  // code-unit order because locale collation can differ between ICU builds.
+  const key = (f: OutFeature): string => `${String(f.properties['name'])}\u0000${String(f.properties['iso_n3'])}`;
+  out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
   return out;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Coastline: outlines of world-atlas land-50m, minus the artificial cut edges
 
-/** Natural Earth cuts land at the antimeridian and closes Antarctica along the south pole. */
-function isArtificialSegment(a: Position, b: Position): boolean {
-  const eps = 1e-6;
-  const onMeridian = (p: Position): number =>
-    Math.abs(p[0]! - 180) < eps ? 1 : Math.abs(p[0]! + 180) < eps ? -1 : 0;
-  const ma = onMeridian(a);
-  if (ma !== 0 && ma === onMeridian(b)) return true;
-  // world-atlas stores the pole edge at -89.999 (its quantisation origin), not -90.
-  return a[1]! < -89.99 && b[1]! < -89.99;
+/**
+ * Edges of the land polygons that are no shore: the pole rim closing Antarctica, and edges along
+ * the antimeridian itself where Natural Earth cut islands (Fiji) in two; on the sphere an edge
+ * from -180 to +180 at one latitude is also such an edge, not one around the world.
+ */
+function isCutEdge(a: Position, b: Position): boolean {
+  if (a[1]! < -89.99 && b[1]! < -89.99) return true;
+  const onAntimeridian = (p: Position): boolean => Math.abs(Math.abs(p[0]!) - 180) < 1e-9;
+  return onAntimeridian(a) && onAntimeridian(b);
 }
 
 function buildCoastline(topojson: TopojsonClient, topo: Topology): OutFeature[] {
@@ -336,17 +444,27 @@ function buildCoastline(topojson: TopojsonClient, topo: Topology): OutFeature[] 
   const lines: Position[][] = [];
   for (const line of mesh.coordinates) {
     let current: Position[] = [];
+    const flush = (): void => {
+      if (current.length > 1) lines.push(current);
+      current = [];
+    };
     for (let i = 0; i < line.length; i++) {
       const p = line[i]!;
       const prev = line[i - 1];
-      if (prev && isArtificialSegment(prev, p)) {
-        if (current.length > 1) lines.push(current);
-        current = [p];
-      } else {
-        current.push(p);
+      if (prev && isCutEdge(prev, p)) {
+        flush();
+      } else if (prev && Math.abs(p[0]! - prev[0]!) > 180) {
+        // A stitched edge across the antimeridian: end the line at ±180 and go on from ∓180.
+        const side = prev[0]! > 0 ? 180 : -180;
+        const px = p[0]! + 2 * side; // p seen from prev's side of the antimeridian
+        const y = prev[1]! + ((side - prev[0]!) / (px - prev[0]!)) * (p[1]! - prev[1]!);
+        current.push([side, y]);
+        flush();
+        current.push([-side, y]);
       }
+      current.push(p);
     }
-    if (current.length > 1) lines.push(current);
+    flush();
   }
   const out: OutFeature[] = [];
   for (const l of lines) {
@@ -538,8 +656,11 @@ ${outputs.map(row).join('\n')}
   e.g. Kosovo, N. Cyprus, Somaliland); \`iso_a2\`, \`iso_a3\` looked up from \`iso_n3\` in
   Debian \`iso-codes\` ${isoCodes.version} (\`/usr/share/iso-codes/json/iso_3166-1.json\`,
   LGPL-2.1+; ISO codes are facts), null where \`iso_n3\` is null.
-- **Derivation:** TopoJSON -> GeoJSON, coordinates rounded, repeated vertices dropped, rings
-  re-oriented per RFC 7946, features sorted by name.
+- **Derivation:** TopoJSON -> GeoJSON. world-atlas' geometry is "stitched" for spherical
+  rendering (rings cross the antimeridian in one edge; Antarctica is a ring around the pole),
+  which streaks across a flat map, so rings are cut at ±180° again (Russia, Fiji) and
+  Antarctica is closed along the south pole (-90°), as RFC 7946 asks. Coordinates rounded,
+  repeated vertices dropped, rings re-oriented per RFC 7946, features sorted by name.
 
 ## coastline.geojson
 
@@ -550,10 +671,11 @@ ${outputs.map(row).join('\n')}
   form (Debian \`r-cran-rnaturalearthdata\` holds it only as serialized R \`sp\` objects), so the
   coastline is **derived**: the outlines of the land polygons.
 - **Licence:** public domain (Natural Earth); ISC (world-atlas packaging).
-- **Derivation:** all land outline arcs, stitched into lines; segments that are artefacts of
-  the land polygons rather than shores are removed: those running along the antimeridian
-  (±180°, where Natural Earth cuts Chukotka, Fiji, Antarctica) and along the south-pole edge
-  that closes Antarctica. The Caspian Sea shore is included (a hole in Natural Earth land).
+- **Derivation:** all land outline arcs, stitched into lines; edges that cross the
+  antimeridian (world-atlas' spherical stitching) are cut at ±180°, and edges that are no
+  shore are dropped: the rim that closes Antarctica around the south pole and the edges along
+  the antimeridian where Natural Earth cut Fiji's islands. The Caspian Sea shore is
+  included (a hole in Natural Earth land).
   Coordinates rounded, one LineString per feature, no properties.
 
 ## lakes.geojson
@@ -586,7 +708,6 @@ ${outputs.map(row).join('\n')}
 | --- | --- | --- |
 ${records.map((r) => `| ${r.pkg} | \`${r.path}\` | \`${r.sha256}\` |`).join('\n')}
 
-Debian packages were read from: \`${maps.name}\`: ${maps.how}; \`${isoCodes.name}\`: ${isoCodes.how}.
 `;
 }
 
@@ -648,6 +769,7 @@ function main(): void {
       join(outDir, 'SOURCES.md'),
       sourcesMarkdown({ outputs, worldAtlas, topojsonClient, maps, isoCodes, records, lakesInMaps: lakePolys.length, islandsAsHoles }),
     );
+    for (const d of [maps, isoCodes]) console.log(`Debian ${d.name} ${d.version}: ${d.how}`);
     for (const o of outputs) console.log(`${o.file}: ${o.features.length} features, ${o.bytes} bytes`);
     console.log(`total ${total} bytes -> ${outDir}`);
   } finally {

@@ -99,7 +99,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       if (!closed.closed) sendJson(res, reply.status, errorBodyOf(reply, reply.status));
       return;
     }
-    if (body.stream !== true) {
+    if (body.stream !== true || reply.ignoreStream) {
       await pause(reply.delayMs, closed);
       if (!closed.closed) sendJson(res, 200, replyCompletion(reply, ctx));
       return;

@@ -24,6 +24,8 @@ export interface ScriptReply {
   errorBody?: object;
   /** Drop the connection after this many SSE events, with no finish and no `[DONE]`. */
   cutAfterChunks?: number;
+  /** Answer one `chat.completion` JSON even when asked to stream, like servers that ignore `stream`. */
+  ignoreStream?: boolean;
 }
 
 /** A message as received, loosely typed: tests read the app's requests through it. */

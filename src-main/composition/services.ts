@@ -14,6 +14,8 @@ export interface ServicesOptions {
   dataQuery: string;
   /** Folder holding the shipped `assets/` (basemap and icons). */
   assetsDir: string;
+  /** better-sqlite3 binary built for Electron's ABI, when running under Electron. */
+  sqliteNativeBinding?: string;
 }
 
 /** An HTTP-like answer for the data routes, shared by the web host and the Electron protocol. */

@@ -20,10 +20,14 @@ export function throwIfCancelled(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new CancelledError();
 }
 
-/** GDAL's own words, trimmed of the noise it adds ("ERROR 1: ", trailing newlines). */
-export function gdalReason(err: unknown): string {
-  const raw = err instanceof Error ? err.message : String(err);
-  return raw.replace(/^(ERROR|Warning) \d+:\s*/i, '').trim();
+/**
+ * GDAL's own words, trimmed of the noise it adds ("ERROR 1: ", and the file's path, which
+ * our message already names).
+ */
+export function gdalReason(err: unknown, path?: string): string {
+  let reason = (err instanceof Error ? err.message : String(err)).replace(/^(ERROR|Warning) \d+:\s*/i, '').trim();
+  if (path) reason = reason.split(`${path}, `).join('').split(`${path}: `).join('');
+  return reason;
 }
 
 export function toWorkerError(err: unknown): { code: WorkerErrorCode; message: string } {

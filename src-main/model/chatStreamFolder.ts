@@ -17,8 +17,12 @@ export interface ChatStreamFolder {
   end(): ModelTurn;
 }
 
-export const STREAM_ENDED_EARLY =
-  "The model's stream ended early, before the turn was complete. Try again; if it keeps happening, check the model server.";
+/** Cut streams are usually a crashed or overloaded server: worth a retry, not a refusal. */
+export function streamEndedEarly(detail: string): ModelError {
+  return new ModelError(
+    `The model's stream ended early (${detail}). Try again; if it keeps happening, check the model server.`,
+  );
+}
 
 export function createChatStreamFolder(onTextDelta: (delta: string) => void): ChatStreamFolder {
   const turn = createChatTurnAccumulator();
@@ -73,7 +77,7 @@ export function createChatStreamFolder(onTextDelta: (delta: string) => void): Ch
       // gateway ends with `data: [DONE]` and no newline).
       if (!done) parser.feed('\n\n');
       throwIfFailed();
-      if (!done && !turn.finished) throw new ModelError(STREAM_ENDED_EARLY);
+      if (!done && !turn.finished) throw streamEndedEarly('the turn never finished');
       return turn.result();
     },
   };

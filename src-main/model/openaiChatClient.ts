@@ -1,4 +1,4 @@
-import { createChatStreamFolder, STREAM_ENDED_EARLY } from './chatStreamFolder.js';
+import { createChatStreamFolder, streamEndedEarly } from './chatStreamFolder.js';
 import { turnFromCompletion } from './chatTurnAccumulator.js';
 import {
   ModelError,
@@ -44,20 +44,21 @@ export function createOpenAiChatClient(options: OpenAiChatClientOptions): ModelC
 
       try {
         if (!response.ok) {
-          const text = await response.text();
+          const text = await readText(response);
           throw new ModelError(httpErrorMessage(text, response.status, response.statusText), response.status);
         }
         const contentType = response.headers.get('content-type') ?? '';
         const turn = contentType.includes('text/event-stream')
           ? await readStream(response, callbacks)
-          : readWholeBody(await response.text(), contentType, url, callbacks);
+          : readWholeBody(await readText(response), contentType, url, callbacks);
         // Stop pressed while the last bytes were being folded still means Stop.
         if (signal.aborted) throw stopped();
         return turn;
       } catch (error) {
         if (signal.aborted) throw stopped();
-        if (error instanceof ModelError) throw error;
-        throw new ModelError(`${STREAM_ENDED_EARLY} (${describeCause(error)})`);
+        // Transport failures are already ModelErrors; anything else (a throwing
+        // onTextDelta) is a bug of the caller and should surface as itself.
+        throw error;
       }
     },
   };
@@ -76,7 +77,7 @@ async function readStream(response: Response, callbacks: StreamCallbacks): Promi
       } catch (error) {
         // The connection broke. A turn that already finished is still a whole turn.
         if (!callbacks.signal.aborted && folder.finished) return folder.end();
-        throw error;
+        throw brokenStream(error);
       }
       if (next.done) break;
       folder.feed(decoder.decode(next.value, { stream: true }));
@@ -120,6 +121,19 @@ function readWholeBody(text: string, contentType: string, url: string, callbacks
     `The model endpoint at ${url} answered with ${contentType || 'an unknown content type'}, not a chat completion. ` +
       'Check the URL (OpenAI-compatible servers usually end in /v1).',
   );
+}
+
+/** A body read that fails midway is the same outage as a stream cut short. */
+async function readText(response: Response): Promise<string> {
+  try {
+    return await response.text();
+  } catch (error) {
+    throw brokenStream(error);
+  }
+}
+
+function brokenStream(error: unknown): ModelError {
+  return streamEndedEarly(`the connection closed: ${describeCause(error)}`);
 }
 
 function stopped(): ModelError {

@@ -18,3 +18,11 @@ export function parseSource(source: string): SourceRef {
 export function formatSource(ref: SourceRef): string {
   return ref.sublayer ? `${ref.path}|layername=${ref.sublayer}` : ref.path;
 }
+
+/** A layer name for a source: the sublayer, else the file name without its extension. */
+export function defaultLayerName(ref: SourceRef): string {
+  if (ref.sublayer) return ref.sublayer;
+  const file = ref.path.split(/[\\/]/).pop() ?? ref.path;
+  const dot = file.lastIndexOf('.');
+  return dot > 0 ? file.slice(0, dot) : file;
+}

@@ -1,0 +1,33 @@
+import type { ChatMessage } from '../../../src-shared/domain/chat.js';
+import type { ToolResult } from '../../../src-shared/tools/toolResult.js';
+import type { ModelMessage } from '../../model/modelClient.js';
+
+const INTERRUPTED: ToolResult = {
+  ok: false,
+  error: { code: 'cancelled', message: 'This call did not finish: the run was stopped or the app was closed.', retryable: false },
+};
+
+/**
+ * The saved conversation as the model sees it. Notices are for the person only. A call that
+ * never got its result (the app was killed mid-run) is answered as cancelled, because
+ * providers reject a history with an unanswered tool call.
+ */
+export function historyToModelMessages(messages: readonly ChatMessage[]): ModelMessage[] {
+  const results = new Map<string, ToolResult>();
+  for (const m of messages) {
+    if (m.role === 'tool' && m.tool?.result) results.set(m.tool.callId, m.tool.result);
+  }
+  const out: ModelMessage[] = [];
+  for (const m of messages) {
+    if (m.role === 'user') out.push({ role: 'user', content: m.text });
+    else if (m.role === 'assistant') {
+      const calls = m.toolCalls ?? [];
+      if (!m.text && calls.length === 0) continue;
+      out.push(calls.length ? { role: 'assistant', content: m.text, toolCalls: calls } : { role: 'assistant', content: m.text });
+      for (const call of calls) {
+        out.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify(results.get(call.id) ?? INTERRUPTED) });
+      }
+    }
+  }
+  return out;
+}

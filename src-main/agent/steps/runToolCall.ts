@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { ChatMessage, ToolCallRequest, ToolCallStatus } from '../../../src-shared/domain/chat.js';
+import type { ToolResult } from '../../../src-shared/tools/toolResult.js';
+import type { ToolDispatcher } from '../../tool-host/toolDispatcher.js';
+import type { RunContext } from '../runContext.js';
+
+/**
+ * One call of the model's turn, shown as a card that follows it through approval and
+ * execution. The outcome is saved in the conversation, so the next turn (and a restart)
+ * knows what happened.
+ */
+export async function runToolCall(ctx: RunContext, dispatcher: ToolDispatcher, call: ToolCallRequest): Promise<ToolResult> {
+  const id = randomUUID();
+  let card: NonNullable<ChatMessage['tool']> = {
+    callId: call.id,
+    toolId: null,
+    name: call.name,
+    title: call.name,
+    args: safeJson(call.arguments),
+    summary: '',
+    status: 'pending',
+    durationMs: null,
+    result: null,
+  };
+  const update = (patch: Partial<typeof card>) => {
+    card = { ...card, ...patch };
+    ctx.save({ id, role: 'tool', text: '', tool: card });
+  };
+  update({});
+
+  const outcome = await dispatcher.dispatch({
+    name: call.name,
+    rawArgs: call.arguments,
+    caller: 'model',
+    callId: call.id,
+    signal: ctx.signal,
+    onValidated: (tool, args, summary) => update({ toolId: tool.def.id, title: tool.def.title, args, summary }),
+    onStatus: (status) => update({ status }),
+  });
+  const status: ToolCallStatus = outcome.result.ok ? 'ok' : outcome.result.error.code === 'rejected_by_user' ? 'rejected' : 'error';
+  update({ status, durationMs: outcome.durationMs, result: outcome.result });
+  const notice = noticeFor(card.toolId, outcome.result);
+  if (notice) ctx.save({ id: randomUUID(), role: 'notice', text: notice, level: 'info' });
+  return outcome.result;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A line for the person when a call changed what they see. */
+function noticeFor(toolId: string | null, result: ToolResult): string | null {
+  if (!result.ok || toolId !== 'layers.load') return null;
+  const layer = (result.data as { layer?: { name?: string; kind?: string; feature_count?: number | null; crs?: string | null } }).layer;
+  if (!layer?.name) return null;
+  const count = layer.kind === 'vector' && layer.feature_count != null ? `, ${layer.feature_count.toLocaleString('en')} features` : '';
+  return `Loaded layer ${layer.name} (${layer.kind}${count}${layer.crs ? `, ${layer.crs}` : ''})`;
+}

@@ -1,0 +1,62 @@
+import { readFile } from 'node:fs/promises';
+import { extname, resolve, sep } from 'node:path';
+import type { GreyRasterStyle } from '../../src-shared/style/styleModel.js';
+import type { ProjectStore } from '../store/projectStore.js';
+import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
+import type { DataResponse } from './services.js';
+
+/** A 1×1 transparent PNG: the answer for a tile outside a raster (MapLibre stretches it). */
+const EMPTY_TILE = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+const TYPES: Record<string, string> = {
+  '.geojson': 'application/geo+json',
+  '.json': 'application/json',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.pbf': 'application/x-protobuf',
+};
+
+/**
+ * The data routes, shared by the web host (HTTP) and Electron (the `mapwright:` protocol):
+ * `data/layers/ID.geojson`, `tiles/ID/Z/X/Y.png` and `assets/…`. Only ids of layers in
+ * the project are served, so the renderer cannot name an arbitrary file.
+ */
+export function createDataRoutes(store: ProjectStore, worker: GisWorkerClient, assetsDir: string) {
+  const assetsRoot = resolve(assetsDir);
+  return async function serveData(path: string): Promise<DataResponse> {
+    try {
+      let m = /^data\/layers\/([\w-]+)\.geojson$/.exec(path);
+      if (m) {
+        const layer = store.layers.get(m[1]!);
+        if (!layer || layer.kind !== 'vector') return notFound(path);
+        const source = layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source;
+        const body = await worker.request({ op: 'vectorGeoJSON', source });
+        return { status: 200, contentType: 'application/geo+json', body };
+      }
+      m = /^tiles\/([\w-]+)\/(\d+)\/(\d+)\/(\d+)\.png$/.exec(path);
+      if (m) {
+        const layer = store.layers.get(m[1]!);
+        if (!layer || layer.kind !== 'raster') return notFound(path);
+        const style = (layer.style.type === 'grey' ? layer.style : { type: 'grey', band: 1, min: null, max: null }) as GreyRasterStyle;
+        const png = await worker.request({ op: 'rasterTile', source: layer.source, z: +m[2]!, x: +m[3]!, y: +m[4]!, style });
+        return { status: 200, contentType: 'image/png', body: png ?? EMPTY_TILE };
+      }
+      m = /^assets\/(.+)$/.exec(path);
+      if (m) {
+        const file = resolve(assetsRoot, m[1]!);
+        if (!file.startsWith(assetsRoot + sep)) return notFound(path);
+        const body = await readFile(file);
+        return { status: 200, contentType: TYPES[extname(file)] ?? 'application/octet-stream', body };
+      }
+      return notFound(path);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return notFound(path);
+      return { status: 500, contentType: 'text/plain', body: err instanceof Error ? err.message : String(err) };
+    }
+  };
+}
+
+function notFound(path: string): DataResponse {
+  return { status: 404, contentType: 'text/plain', body: `Not found: ${path}` };
+}

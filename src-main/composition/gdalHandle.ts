@@ -1,0 +1,26 @@
+import type { GdalHandle } from '../../src-shared/tools/handles.js';
+import { ToolFailure } from '../../src-shared/tools/toolResult.js';
+import { WorkerCrashedError, WorkerRequestError, type GisWorkerClient } from '../worker-host/GisWorkerClient.js';
+
+/** The `gdal` handle: GDAL reached through the worker, its failures turned into tool errors. */
+export function createGdalHandle(worker: GisWorkerClient): GdalHandle {
+  return {
+    async describe(source) {
+      try {
+        return await worker.request({ op: 'describe', source });
+      } catch (err) {
+        throw toToolFailure(err);
+      }
+    },
+  };
+}
+
+export function toToolFailure(err: unknown): ToolFailure {
+  if (err instanceof WorkerRequestError) {
+    return err.code === 'bad_input'
+      ? new ToolFailure('handler_error', err.message, false, 'Check the path and that the file is a GIS format GDAL reads.')
+      : new ToolFailure('handler_error', err.message, false);
+  }
+  if (err instanceof WorkerCrashedError) return new ToolFailure('handler_error', err.message, true);
+  return new ToolFailure('handler_error', err instanceof Error ? err.message : String(err), false);
+}

@@ -1,0 +1,27 @@
+import type { WorkerRequest } from './protocol.js';
+import { describeSource } from './describeSource.js';
+import type { RasterCache } from './rasterCache.js';
+import { renderRasterTile } from './renderRasterTile.js';
+import type { ProgressFn } from './progressThrottle.js';
+import { vectorToGeoJSON } from './vectorToGeoJSON.js';
+
+export interface RequestContext {
+  signal: AbortSignal;
+  progress: ProgressFn;
+  rasters: RasterCache;
+}
+
+/** Runs one request; throws BadInputError / CancelledError / anything else (→ 'internal'). */
+export async function handleRequest(req: WorkerRequest, ctx: RequestContext): Promise<unknown> {
+  switch (req.op) {
+    case 'describe':
+      return describeSource(req.source, ctx.signal);
+    case 'vectorGeoJSON':
+      return vectorToGeoJSON(req.source, ctx.signal, ctx.progress);
+    case 'rasterTile': {
+      const png = await renderRasterTile(ctx.rasters, req, ctx.signal);
+      // A plain Uint8Array view: it structured-clones the same under fork and utilityProcess.
+      return png ? new Uint8Array(png.buffer, png.byteOffset, png.byteLength) : null;
+    }
+  }
+}

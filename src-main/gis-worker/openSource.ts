@@ -1,0 +1,126 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { Dataset, Layer } from 'gdal-async';
+import { parseSource } from '../../src-shared/domain/source.js';
+import { BadInputError, gdalReason } from './errors.js';
+import { gdal } from './gdal.js';
+
+export interface OpenedVector {
+  kind: 'vector';
+  path: string;
+  ds: Dataset;
+  layer: Layer;
+  layerNames: string[];
+  /** CSV and friends cannot carry a CRS; callers may assume WGS 84 when values look like degrees. */
+  delimitedText: boolean;
+}
+
+export interface OpenedRaster {
+  kind: 'raster';
+  path: string;
+  ds: Dataset;
+}
+
+export type OpenedSource = OpenedVector | OpenedRaster;
+
+/**
+ * The CSV driver only builds point geometries when told which columns hold coordinates;
+ * these are the names people actually use. The driver compares them case-insensitively.
+ */
+const CSV_OPEN_OPTIONS = [
+  'X_POSSIBLE_NAMES=lon,lng,long,longitude,x',
+  'Y_POSSIBLE_NAMES=lat,latitude,y',
+  // The coordinates are in the geometry; repeating them as text fields only confuses styling.
+  'KEEP_GEOM_COLUMNS=NO',
+  // Numbers as numbers, so a graduated style can use them.
+  'AUTODETECT_TYPE=YES',
+];
+
+const DELIMITED = /\.(csv|tsv)$/i;
+
+/** Opens `path` or `path|layername=NAME`; every failure is a BadInputError a person can act on. */
+export async function openSource(source: string): Promise<OpenedSource> {
+  const { path, sublayer } = parseSource(source);
+  if (!path) throw new BadInputError('No file path given');
+  const size = await checkFile(path);
+  const delimitedText = DELIMITED.test(path);
+
+  let ds: Dataset;
+  try {
+    // gdal-async 3.12's Driver.openAsync drops its open options (the native side reads that
+    // argument slot as the callback), so CSV is opened synchronously: it only reads the header
+    // and a sample of rows, a short block of the event loop.
+    ds = delimitedText ? gdal.drivers.get('CSV').open(path, 'r', CSV_OPEN_OPTIONS) : await gdal.openAsync(path, 'r');
+  } catch (err) {
+    throw new BadInputError(openFailure(path, size, err, await jsonSyntaxError(path, size)));
+  }
+
+  try {
+    return selectLayer(ds, path, sublayer, delimitedText);
+  } catch (err) {
+    ds.close();
+    throw err;
+  }
+}
+
+function selectLayer(ds: Dataset, path: string, sublayer: string | null, delimitedText: boolean): OpenedSource {
+  const layerNames: string[] = [];
+  const count = ds.layers.count();
+  for (let i = 0; i < count; i++) layerNames.push(ds.layers.get(i).name);
+
+  if (sublayer !== null) {
+    const index = layerNames.indexOf(sublayer);
+    if (index < 0) {
+      const listing = layerNames.length ? `layers: ${layerNames.join(', ')}` : 'it has no vector layers';
+      throw new BadInputError(`No layer named '${sublayer}' in ${path}; ${listing}`);
+    }
+    return { kind: 'vector', path, ds, layer: ds.layers.get(index), layerNames, delimitedText };
+  }
+  if (count > 0) return { kind: 'vector', path, ds, layer: ds.layers.get(0), layerNames, delimitedText };
+  if (ds.bands.count() > 0) return { kind: 'raster', path, ds };
+  throw new BadInputError(`${path} holds neither vector layers nor raster bands`);
+}
+
+/** Checks the things GDAL reports badly (a missing file reads as "not a supported format"). */
+async function checkFile(path: string): Promise<number | 'folder' | null> {
+  // GDAL virtual paths (/vsizip/…, /vsicurl/…) are not on the file system; GDAL judges them.
+  if (path.startsWith('/vsi')) return null;
+  try {
+    const st = await stat(path);
+    // A folder can be a dataset (a directory of shapefiles, a FileGDB): let GDAL try.
+    if (st.isDirectory()) return 'folder';
+    if (st.size === 0) throw new BadInputError(`Not a GIS file GDAL can read: ${path} (0 bytes)`);
+    return st.size;
+  } catch (err) {
+    if (err instanceof BadInputError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new BadInputError(`File not found: ${path}`);
+    if (code === 'EACCES' || code === 'EPERM') throw new BadInputError(`Cannot read ${path}: permission denied`);
+    throw new BadInputError(`Cannot read ${path}: ${(err as Error).message}`);
+  }
+}
+
+function openFailure(path: string, size: number | 'folder' | null, err: unknown, jsonError: string | null): string {
+  const what = size === null ? '' : size === 'folder' ? ' (a folder)' : ` (${size.toLocaleString('en-US')} bytes)`;
+  if (jsonError) return `Not a GIS file GDAL can read: ${path}${what}: invalid JSON, ${jsonError}`;
+  const reason = gdalReason(err, path);
+  // GDAL's generic refusal adds nothing to ours; a specific one (a JSON syntax error) does.
+  const generic = !reason || /not recognized as a supported file format/i.test(reason);
+  return `Not a GIS file GDAL can read: ${path}${what}${generic ? '' : `: ${reason}`}`;
+}
+
+const JSON_FILE = /\.(geo)?json$/i;
+const JSON_CHECK_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * GDAL only says "Failed to read GeoJSON data"; a person fixing the file by hand needs to
+ * know where the syntax breaks. Only run after GDAL has refused the file.
+ */
+async function jsonSyntaxError(path: string, size: number | 'folder' | null): Promise<string | null> {
+  if (!JSON_FILE.test(path) || typeof size !== 'number' || size > JSON_CHECK_LIMIT) return null;
+  try {
+    JSON.parse(await readFile(path, 'utf8'));
+    return null;
+  } catch (err) {
+    return err instanceof SyntaxError ? err.message : null;
+  }
+}

@@ -1,0 +1,62 @@
+import { looksLikeDegrees } from './crs.js';
+import { BadInputError, gdalReason, throwIfCancelled } from './errors.js';
+import { gdal } from './gdal.js';
+import { openSource } from './openSource.js';
+import type { ProgressFn } from './progressThrottle.js';
+import { releaseVsimem, vsimemPath } from './vsimem.js';
+
+/**
+ * All features of a vector source in EPSG:4326 (lon/lat) as GeoJSON text, written by GDAL's
+ * own GeoJSON driver: it keeps NULL geometries as `null`, writes dates as ISO 8601 and drops
+ * non-finite numbers, so the text is valid JSON MapLibre can take as is.
+ */
+export async function vectorToGeoJSON(source: string, signal?: AbortSignal, progress?: ProgressFn): Promise<string> {
+  const opened = await openSource(source);
+  if (opened.kind !== 'vector') {
+    opened.ds.close();
+    throw new BadInputError(`${opened.path} is a raster; it has no features to draw as GeoJSON`);
+  }
+  const out = vsimemPath('geojson');
+  try {
+    throwIfCancelled(signal);
+    const { layer, path } = opened;
+    const args = ['-f', 'GeoJSON', '-lco', 'RFC7946=YES'];
+    if (layer.srs) {
+      args.push('-t_srs', 'EPSG:4326');
+    } else if (!looksLikeDegrees(extentOf(layer))) {
+      throw new BadInputError(
+        `${path} has no coordinate reference system (for a shapefile: the .prj file is missing), ` +
+          'and its coordinates are not longitude/latitude, so it cannot be placed on the map',
+      );
+    }
+    // Without a CRS but with degree-like values (CSV lon/lat, a shapefile missing its .prj)
+    // the coordinates are written unchanged: they already are what the map expects.
+    args.push(layer.name);
+
+    let dst;
+    try {
+      dst = await gdal.vectorTranslateAsync(out, opened.ds, args, {
+        progress_cb: progress ? (f: number) => progress(Math.min(1, Math.max(0, f)), 'Reading features') : undefined,
+      } as Parameters<typeof gdal.vectorTranslateAsync>[3]);
+    } catch (err) {
+      throw new BadInputError(`Cannot read the features of ${path}: ${gdalReason(err, path)}`);
+    }
+    dst.close();
+    throwIfCancelled(signal);
+    const bytes = releaseVsimem(out);
+    if (!bytes) throw new Error(`GDAL wrote no GeoJSON for ${path}`);
+    return bytes.toString('utf8');
+  } finally {
+    releaseVsimem(out);
+    opened.ds.close();
+  }
+}
+
+function extentOf(layer: import('gdal-async').Layer): [number, number, number, number] | null {
+  try {
+    const e = layer.getExtent(true);
+    return [e.minX, e.minY, e.maxX, e.maxY];
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { Layer, LayerInfo } from '../../src-shared/domain/layer.js';
+import { LayerStyle } from '../../src-shared/style/styleModel.js';
+import type { Db } from './openProjectDb.js';
+
+interface LayerRow {
+  id: string;
+  name: string;
+  source: string;
+  sublayer: string | null;
+  kind: string;
+  ord: number;
+  visible: number;
+  opacity: number;
+  style: string;
+  info: string;
+}
+
+export type NewLayer = Omit<Layer, 'id' | 'order' | 'visible' | 'opacity'> & Partial<Pick<Layer, 'visible' | 'opacity'>>;
+export type LayerPatch = Partial<Pick<Layer, 'name' | 'visible' | 'opacity' | 'style'>>;
+
+/**
+ * The project's layers. Every write is one transaction, so the stack order stays dense
+ * (0..n-1) and a killed process never leaves half a change.
+ */
+export class LayerRepo {
+  constructor(private readonly db: Db) {}
+
+  list(): Layer[] {
+    const rows = this.db.prepare('SELECT * FROM layers ORDER BY ord').all() as LayerRow[];
+    return rows.map(toLayer);
+  }
+
+  get(id: string): Layer | undefined {
+    const row = this.db.prepare('SELECT * FROM layers WHERE id = ?').get(id) as LayerRow | undefined;
+    return row ? toLayer(row) : undefined;
+  }
+
+  add(input: NewLayer): Layer {
+    const id = randomUUID();
+    this.db.transaction(() => {
+      const { n } = this.db.prepare('SELECT COUNT(*) AS n FROM layers').get() as { n: number };
+      this.db
+        .prepare(
+          `INSERT INTO layers (id, name, source, sublayer, kind, ord, visible, opacity, style, info, created_at)
+           VALUES (@id, @name, @source, @sublayer, @kind, @ord, @visible, @opacity, @style, @info, @created_at)`,
+        )
+        .run({
+          id,
+          name: input.name,
+          source: input.source,
+          sublayer: input.sublayer,
+          kind: input.kind,
+          ord: n,
+          visible: input.visible === false ? 0 : 1,
+          opacity: input.opacity ?? 1,
+          style: JSON.stringify(LayerStyle.parse(input.style)),
+          info: JSON.stringify(LayerInfo.parse(input.info)),
+          created_at: new Date().toISOString(),
+        });
+    })();
+    return this.get(id)!;
+  }
+
+  update(id: string, patch: LayerPatch): Layer {
+    const layer = this.get(id);
+    if (!layer) throw new Error(`No layer with id ${id}`);
+    const next = Layer.parse({ ...layer, ...patch });
+    this.db
+      .prepare('UPDATE layers SET name = ?, visible = ?, opacity = ?, style = ? WHERE id = ?')
+      .run(next.name, next.visible ? 1 : 0, next.opacity, JSON.stringify(next.style), id);
+    return next;
+  }
+
+  remove(id: string): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM layers WHERE id = ?').run(id);
+      this.renumber(this.list().map((l) => l.id));
+    })();
+  }
+
+  /** Moves a layer to `toOrder` (0 = bottom), shifting the others. */
+  move(id: string, toOrder: number): Layer[] {
+    this.db.transaction(() => {
+      const ids = this.list().map((l) => l.id);
+      const from = ids.indexOf(id);
+      if (from < 0) throw new Error(`No layer with id ${id}`);
+      ids.splice(from, 1);
+      ids.splice(Math.max(0, Math.min(ids.length, toOrder)), 0, id);
+      this.renumber(ids);
+    })();
+    return this.list();
+  }
+
+  private renumber(ids: string[]): void {
+    const stmt = this.db.prepare('UPDATE layers SET ord = ? WHERE id = ?');
+    ids.forEach((layerId, index) => stmt.run(index, layerId));
+  }
+}
+
+function toLayer(row: LayerRow): Layer {
+  return Layer.parse({
+    id: row.id,
+    name: row.name,
+    source: row.source,
+    sublayer: row.sublayer,
+    kind: row.kind,
+    order: row.ord,
+    visible: row.visible === 1,
+    opacity: row.opacity,
+    style: JSON.parse(row.style),
+    info: JSON.parse(row.info),
+  });
+}

@@ -1,0 +1,70 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+export type Db = Database.Database;
+
+/**
+ * Schema migrations, applied in order; `user_version` records how many ran. Append only:
+ * an existing project file must open in every later version.
+ */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE project (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE TABLE layers (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     source TEXT NOT NULL,
+     sublayer TEXT,
+     kind TEXT NOT NULL CHECK (kind IN ('vector', 'raster')),
+     ord INTEGER NOT NULL,
+     visible INTEGER NOT NULL,
+     opacity REAL NOT NULL,
+     style TEXT NOT NULL,
+     info TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   CREATE TABLE conversations (
+     id TEXT PRIMARY KEY,
+     title TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE TABLE messages (
+     id TEXT PRIMARY KEY,
+     conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+     seq INTEGER NOT NULL,
+     role TEXT NOT NULL,
+     body TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     UNIQUE (conversation_id, seq)
+   );
+   CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+];
+
+export interface OpenOptions {
+  /** Path of a better-sqlite3 binary built for another ABI (Electron). */
+  nativeBinding?: string;
+}
+
+/** Opens (creating if needed) a project file in WAL mode and brings its schema up to date. */
+export function openProjectDb(file: string, options: OpenOptions = {}): Db {
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  db.pragma('journal_mode = WAL');
+  // FULL: an acknowledged write survives a killed process and a power cut, at a small cost.
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+  return db;
+}

@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { ConversationRepo } from './conversationRepo.js';
+import { LayerRepo } from './layerRepo.js';
+import { openProjectDb, type Db, type OpenOptions } from './openProjectDb.js';
+
+export interface ProjectInfo {
+  id: string;
+  name: string;
+  path: string;
+}
+
+/**
+ * One project = one SQLite file (DESIGN §2). Until projects can be saved elsewhere, the
+ * working project lives in the data folder as `projects/untitled.mapwright`.
+ */
+export class ProjectStore {
+  readonly layers: LayerRepo;
+  readonly conversations: ConversationRepo;
+  readonly info: ProjectInfo;
+  /** The conversation new messages go to; its row is written with its first message. */
+  conversationId: string;
+
+  private constructor(
+    private readonly db: Db,
+    path: string,
+  ) {
+    this.layers = new LayerRepo(db);
+    this.conversations = new ConversationRepo(db);
+    let row = db.prepare('SELECT id, name FROM project LIMIT 1').get() as { id: string; name: string } | undefined;
+    if (!row) {
+      row = { id: randomUUID(), name: 'Untitled project' };
+      db.prepare('INSERT INTO project (id, name, created_at) VALUES (?, ?, ?)').run(row.id, row.name, new Date().toISOString());
+    }
+    this.info = { ...row, path };
+    this.conversationId = this.conversations.latestId() ?? randomUUID();
+  }
+
+  static openInHome(home: string, options: OpenOptions = {}): ProjectStore {
+    const path = join(home, 'projects', 'untitled.mapwright');
+    return new ProjectStore(openProjectDb(path, options), path);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

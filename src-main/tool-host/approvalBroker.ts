@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import type { ApprovalRequest } from '../../src-shared/domain/chat.js';
+
+export type Decision = { decision: 'approve' | 'reject'; remember: boolean; by: 'user' | 'system'; reason?: string };
+
+interface Pending {
+  request: ApprovalRequest;
+  resolve(decision: Decision): void;
+}
+
+/**
+ * Approvals as state (STYLE item 6): a pending request is kept here and announced; the
+ * renderer answers with `tools/decide`. Anything that is not an explicit approval — the
+ * dialog closed, the page reloaded, the run stopped — resolves it as a rejection.
+ */
+export class ApprovalBroker {
+  private readonly pending = new Map<string, Pending>();
+  /** Tool ids the person allowed for this session ("allow this tool for this session"). */
+  private readonly grants = new Set<string>();
+
+  constructor(private readonly announce: (request: ApprovalRequest) => void, private readonly resolved: (id: string, d: Decision) => void) {}
+
+  isGranted(toolId: string): boolean {
+    return this.grants.has(toolId);
+  }
+
+  request(input: Omit<ApprovalRequest, 'id'>, signal: AbortSignal): Promise<Decision> {
+    const request: ApprovalRequest = { ...input, id: randomUUID() };
+    return new Promise<Decision>((resolve) => {
+      const finish = (d: Decision) => {
+        if (!this.pending.delete(request.id)) return;
+        signal.removeEventListener('abort', onAbort);
+        if (d.decision === 'approve' && d.remember && request.rememberable) this.grants.add(request.toolId);
+        this.resolved(request.id, d);
+        resolve(d);
+      };
+      const onAbort = () => finish({ decision: 'reject', remember: false, by: 'system', reason: 'stopped' });
+      this.pending.set(request.id, { request, resolve: finish });
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (signal.aborted) onAbort();
+      else this.announce(request);
+    });
+  }
+
+  /** The person's answer. Returns false for an unknown or already decided request. */
+  decide(id: string, decision: 'approve' | 'reject', remember: boolean): boolean {
+    const p = this.pending.get(id);
+    if (!p) return false;
+    p.resolve({ decision, remember, by: 'user' });
+    return true;
+  }
+
+  /** Every renderer went away (closed or reloaded): nobody can approve, so nothing is approved. */
+  rejectAll(reason: string): void {
+    for (const p of [...this.pending.values()]) p.resolve({ decision: 'reject', remember: false, by: 'system', reason });
+  }
+
+  list(): ApprovalRequest[] {
+    return [...this.pending.values()].map((p) => p.request);
+  }
+}

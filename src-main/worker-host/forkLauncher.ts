@@ -1,0 +1,59 @@
+import { fork } from 'node:child_process';
+import type { WorkerChannel, WorkerLauncher } from './launcher.js';
+
+/**
+ * Starts the GIS worker with `child_process.fork` (web host and tests). `advanced`
+ * serialization is structured clone, so Uint8Array tile bytes arrive as bytes, as they do
+ * over Electron's utilityProcess. The worker's stdout and stderr both go to main's stderr:
+ * visible for diagnosis, and nothing the worker prints can corrupt main's stdout.
+ */
+export function forkLauncher(entryPath: string, execArgv: string[] = []): WorkerLauncher {
+  return () => {
+    const child = fork(entryPath, [], {
+      serialization: 'advanced',
+      execArgv,
+      stdio: ['ignore', 2, 2, 'ipc'],
+    });
+
+    const exitListeners: ((code: number | null) => void)[] = [];
+    let exited = false;
+    let exitCode: number | null = null;
+    const finish = (code: number | null): void => {
+      if (exited) return;
+      exited = true;
+      exitCode = code;
+      for (const listener of exitListeners) listener(code);
+    };
+    child.once('exit', (code) => finish(code));
+    // An unhandled 'error' on a ChildProcess would throw in main. It fires when the process
+    // could not be spawned (then no 'exit' follows) or a send/kill failed (exit handles that).
+    child.on('error', (err) => {
+      if (child.pid === undefined) finish(null);
+      else console.error('[gis-worker] channel error:', err.message);
+    });
+
+    const channel: WorkerChannel = {
+      send(message) {
+        if (!child.connected) return;
+        // The callback swallows EPIPE-style failures: the exit handler deals with a dead worker.
+        child.send(message as never, (err) => {
+          if (err) console.error('[gis-worker] send failed:', err.message);
+        });
+      },
+      onMessage(listener) {
+        child.on('message', listener);
+      },
+      onExit(listener) {
+        if (exited) queueMicrotask(() => listener(exitCode));
+        else exitListeners.push(listener);
+      },
+      kill() {
+        if (!exited) child.kill('SIGKILL');
+      },
+      get pid() {
+        return child.pid;
+      },
+    };
+    return channel;
+  };
+}

@@ -1,0 +1,32 @@
+import { devtools } from 'zustand/middleware';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { createAppInfoSlice } from './slices/appInfoSlice.js';
+import { createApprovalsSlice } from './slices/approvalsSlice.js';
+import { createChatSlice } from './slices/chatSlice.js';
+import { createLayersSlice } from './slices/layersSlice.js';
+import { createMapSlice } from './slices/mapSlice.js';
+import { createRunSlice } from './slices/runSlice.js';
+import type { AppState } from './storeTypes.js';
+
+export type { AppState } from './storeTypes.js';
+export type AppStore = StoreApi<AppState>;
+
+/** A fresh store (tests make their own); the app uses the `appStore` singleton. */
+export function createAppStore(): AppStore {
+  return createStore<AppState>()(
+    devtools(
+      (...a) => ({
+        ...createAppInfoSlice(...a),
+        ...createLayersSlice(...a),
+        ...createChatSlice(...a),
+        ...createRunSlice(...a),
+        ...createApprovalsSlice(...a),
+        ...createMapSlice(...a),
+      }),
+      // Off unless the Redux DevTools extension is there: no console noise in the shipped app.
+      { name: 'mapwright', enabled: typeof window !== 'undefined' && '__REDUX_DEVTOOLS_EXTENSION__' in window },
+    ),
+  );
+}
+
+export const appStore = createAppStore();

@@ -1,0 +1,169 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { LayerSpecification, SourceSpecification } from 'maplibre-gl';
+import type { Layer } from '../domain/layer.js';
+import { compileLayerStyle, geometryKindOf, type CompiledLayerStyle } from './compileLayerStyle.js';
+import { defaultRasterStyle, defaultVectorStyle } from './styleModel.js';
+
+const urls = { data: (path: string) => `http://127.0.0.1:9/${path}?token=t` };
+
+function vectorLayer(geometryType: string | null, over: Partial<Layer> = {}): Layer {
+  return {
+    id: 'L1',
+    name: 'rivers',
+    source: '/data/rivers.gpkg',
+    sublayer: null,
+    kind: 'vector',
+    order: 0,
+    visible: true,
+    opacity: 1,
+    style: { type: 'simple', fill: '#336699', stroke: '#111111', strokeWidth: 2, pointRadius: 6 },
+    info: {
+      kind: 'vector',
+      driver: 'GPKG',
+      crs: { epsg: 4326, name: 'WGS 84', geographic: true },
+      extent: [0, 0, 1, 1],
+      extent4326: [0, 0, 1, 1],
+      geometryType,
+      featureCount: 3,
+      fields: [],
+      width: null,
+      height: null,
+      bands: [],
+      sublayers: [],
+    },
+    ...over,
+  };
+}
+
+function rasterLayer(over: Partial<Layer> = {}): Layer {
+  const base = vectorLayer(null);
+  return {
+    ...base,
+    id: 'R7',
+    kind: 'raster',
+    style: defaultRasterStyle(),
+    info: { ...base.info, kind: 'raster', driver: 'GTiff', geometryType: null, extent4326: [-10, -90, 200, 40] },
+    ...over,
+  };
+}
+
+function paint(compiled: CompiledLayerStyle, id: string): Record<string, unknown> {
+  const found = compiled.layers.find((l) => l.id === id);
+  assert.ok(found, `layer ${id} exists`);
+  return (found as { paint?: Record<string, unknown> }).paint ?? {};
+}
+
+/** Validate with the style spec's own validator, when the package is installed. */
+async function assertValidStyle(compiled: CompiledLayerStyle): Promise<void> {
+  let spec: { validateStyleMin: (style: unknown) => { message: string }[] } | null = null;
+  try {
+    spec = (await import('@maplibre/maplibre-gl-style-spec')) as never;
+  } catch {
+    return; // not installed: shape checks above still run
+  }
+  const style = { version: 8, sources: { [compiled.sourceId]: compiled.source }, layers: compiled.layers };
+  const errors = spec!.validateStyleMin(style);
+  assert.deepEqual(
+    errors.map((e) => e.message),
+    [],
+  );
+}
+
+function ids(compiled: CompiledLayerStyle): string[] {
+  return compiled.layers.map((l: LayerSpecification) => l.id);
+}
+
+describe('compileLayerStyle', () => {
+  it('polygons: a fill and an outline over one GeoJSON source', async () => {
+    const compiled = compileLayerStyle(vectorLayer('MultiPolygon', { opacity: 0.5 }), urls);
+    assert.equal(compiled.sourceId, 'src-L1');
+    assert.deepEqual(compiled.source, {
+      type: 'geojson',
+      data: 'http://127.0.0.1:9/data/layers/L1.geojson?token=t',
+    } satisfies SourceSpecification);
+    assert.deepEqual(ids(compiled), ['layer-L1-fill', 'layer-L1-outline']);
+    assert.equal(paint(compiled, 'layer-L1-fill')['fill-color'], '#336699');
+    assert.equal(paint(compiled, 'layer-L1-fill')['fill-opacity'], 0.35);
+    assert.equal(paint(compiled, 'layer-L1-outline')['line-color'], '#111111');
+    assert.equal(paint(compiled, 'layer-L1-outline')['line-opacity'], 0.5);
+    for (const l of compiled.layers) {
+      assert.equal(l.type === 'fill' || l.type === 'line' ? l.source : null, 'src-L1');
+      assert.equal('filter' in l, false, 'a single-kind layer needs no filter');
+    }
+    await assertValidStyle(compiled);
+  });
+
+  it('lines: one line layer in the feature colour', async () => {
+    const compiled = compileLayerStyle(vectorLayer('LineString', { opacity: 0.8 }), urls);
+    assert.deepEqual(ids(compiled), ['layer-L1-line']);
+    assert.equal(paint(compiled, 'layer-L1-line')['line-color'], '#336699');
+    assert.equal(paint(compiled, 'layer-L1-line')['line-opacity'], 0.8);
+    await assertValidStyle(compiled);
+  });
+
+  it('points: one circle layer with radius and opacity', async () => {
+    const compiled = compileLayerStyle(vectorLayer('Point', { opacity: 0.25 }), urls);
+    assert.deepEqual(ids(compiled), ['layer-L1-circle']);
+    const p = paint(compiled, 'layer-L1-circle');
+    assert.equal(p['circle-radius'], 6);
+    assert.equal(p['circle-opacity'], 0.25);
+    assert.equal(p['circle-stroke-opacity'], 0.25);
+    await assertValidStyle(compiled);
+  });
+
+  it('unknown or mixed geometry: all kinds, each filtered on geometry-type', async () => {
+    for (const type of [null, 'Unknown', 'Mixed', 'GeometryCollection']) {
+      const compiled = compileLayerStyle(vectorLayer(type), urls);
+      assert.deepEqual(ids(compiled), ['layer-L1-fill', 'layer-L1-outline', 'layer-L1-line', 'layer-L1-circle']);
+      for (const l of compiled.layers) {
+        const filter = (l as { filter?: unknown }).filter;
+        assert.ok(Array.isArray(filter), `${l.id} is filtered`);
+        assert.deepEqual((filter as unknown[])[1], ['geometry-type']);
+      }
+      await assertValidStyle(compiled);
+    }
+  });
+
+  it('hidden layers compile with layout visibility none', () => {
+    const compiled = compileLayerStyle(vectorLayer(null, { visible: false }), urls);
+    for (const l of compiled.layers) assert.equal(l.layout?.visibility, 'none');
+    const shown = compileLayerStyle(vectorLayer(null), urls);
+    for (const l of shown.layers) assert.equal(l.layout?.visibility, 'visible');
+  });
+
+  it('rasters: one raster layer over 256 px tiles, bounds clamped to Web Mercator', async () => {
+    const compiled = compileLayerStyle(rasterLayer({ opacity: 0.6, visible: false }), urls);
+    assert.equal(compiled.sourceId, 'src-R7');
+    assert.deepEqual(compiled.source, {
+      type: 'raster',
+      tiles: ['http://127.0.0.1:9/tiles/R7/{z}/{x}/{y}.png?token=t'],
+      tileSize: 256,
+      bounds: [-10, -85.051129, 180, 40],
+    });
+    assert.deepEqual(ids(compiled), ['layer-R7-raster']);
+    assert.equal(paint(compiled, 'layer-R7-raster')['raster-opacity'], 0.6);
+    assert.equal(compiled.layers[0]!.layout?.visibility, 'none');
+    await assertValidStyle(compiled);
+  });
+
+  it('rasters without a usable extent get no bounds', () => {
+    const base = rasterLayer();
+    const compiled = compileLayerStyle({ ...base, info: { ...base.info, extent4326: null } }, urls);
+    assert.equal('bounds' in compiled.source, false);
+  });
+
+  it('is deterministic, so the map sync can diff by value', () => {
+    const layer = vectorLayer('Polygon', { style: defaultVectorStyle(3) });
+    assert.deepEqual(compileLayerStyle(layer, urls), compileLayerStyle(layer, urls));
+  });
+});
+
+describe('geometryKindOf', () => {
+  it('maps worker geometry names to what the map draws', () => {
+    assert.equal(geometryKindOf('CurvePolygon'), 'polygon');
+    assert.equal(geometryKindOf('MultiLineString'), 'line');
+    assert.equal(geometryKindOf('MultiPoint'), 'point');
+    assert.equal(geometryKindOf('None'), 'mixed');
+  });
+});

@@ -1,0 +1,21 @@
+import type { ToolDefinition } from '../src-shared/tools/toolSdk.js';
+import { layerInfo } from './inspect/layerInfo.js';
+import { listLayers } from './inspect/listLayers.js';
+import { loadLayer } from './layers/loadLayer.js';
+import { moveLayer } from './layers/moveLayer.js';
+import { removeLayer } from './layers/removeLayer.js';
+import { setLayerOpacity } from './layers/setLayerOpacity.js';
+import { setLayerVisibility } from './layers/setLayerVisibility.js';
+import { zoomToLayer } from './layers/zoomToLayer.js';
+
+/** Every built-in tool. A new domain adds its folder here; orchestration stays untouched. */
+export const builtInTools: readonly ToolDefinition[] = [
+  listLayers,
+  layerInfo,
+  loadLayer,
+  removeLayer,
+  setLayerOpacity,
+  setLayerVisibility,
+  moveLayer,
+  zoomToLayer,
+] as unknown as readonly ToolDefinition[];

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { defineTool } from '../../src-shared/tools/toolSdk.js';
+import { findLayer } from './findLayer.js';
+
+export const setLayerVisibility = defineTool({
+  id: 'layers.set_visibility',
+  version: '1.0.0',
+  title: 'Show or hide layer',
+  description: 'Shows or hides a layer on the map without removing it. Returns the layer id, name and visibility.',
+  input: z.object({
+    layer: z.string().min(1).describe('Layer id or exact name'),
+    visible: z.boolean(),
+  }),
+  safety: 'write',
+  exec: 'main',
+  handles: ['project'],
+  summary: (a) => `${a.visible ? 'Show' : 'Hide'} layer ${a.layer}`,
+  async execute(args, { handles }) {
+    const layer = findLayer(handles.project, args.layer);
+    const updated = handles.project.updateLayer(layer.id, { visible: args.visible });
+    return { id: updated.id, name: updated.name, visible: updated.visible };
+  },
+});

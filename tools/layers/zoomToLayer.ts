@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { ToolFailure } from '../../src-shared/tools/toolResult.js';
+import { defineTool } from '../../src-shared/tools/toolSdk.js';
+import { findLayer } from './findLayer.js';
+
+export const zoomToLayer = defineTool({
+  id: 'layers.zoom_to',
+  version: '1.0.0',
+  title: 'Zoom to layer',
+  description:
+    "Moves the map view to a layer's full extent. A view change only: the project is not modified. " +
+    'Returns the extent zoomed to as [west, south, east, north] in degrees.',
+  input: z.object({ layer: z.string().min(1).describe('Layer id or exact name') }),
+  safety: 'read',
+  exec: 'main',
+  handles: ['project', 'map'],
+  summary: (a) => `Zoom to ${a.layer}`,
+  async execute(args, { handles }) {
+    const layer = findLayer(handles.project, args.layer);
+    const bbox = layer.info.extent4326;
+    if (!bbox) throw new ToolFailure('handler_error', `Layer '${layer.name}' has no known extent in degrees (no CRS?).`, false);
+    handles.map.fitBounds(bbox);
+    return { zoomed_to: bbox };
+  },
+});
