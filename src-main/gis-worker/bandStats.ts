@@ -7,13 +7,21 @@ export interface BandRange {
 }
 
 /**
- * Approximate min/max (GDAL samples overviews or a subset of blocks), enough for a display
- * stretch and a summary. A read failure here means the pixels themselves are unreadable —
- * typically a truncated or damaged file — which is the person's data, not a bug.
+ * Up to this many pixels a band is read in full: exact min/max cost milliseconds. Beyond,
+ * GDAL's approximate statistics (from an overview or a sample of blocks) keep describing a
+ * large DEM fast, at the price of missing rare extremes.
+ */
+const EXACT_STATS_MAX_PIXELS = 16_000_000;
+
+/**
+ * Min/max for a display stretch and a summary. A read failure here means the pixels
+ * themselves are unreadable — typically a truncated or damaged file — which is the person's
+ * data, not a bug.
  */
 export async function bandRange(band: RasterBand, index: number, path: string): Promise<BandRange> {
   try {
-    const s = await band.computeStatisticsAsync(true);
+    const size = await band.sizeAsync;
+    const s = await band.computeStatisticsAsync(size.x * size.y > EXACT_STATS_MAX_PIXELS);
     return { min: finiteOrNull(s.min), max: finiteOrNull(s.max) };
   } catch (err) {
     const reason = gdalReason(err, path);

@@ -117,10 +117,18 @@ const JSON_CHECK_LIMIT = 64 * 1024 * 1024;
  */
 async function jsonSyntaxError(path: string, size: number | 'folder' | null): Promise<string | null> {
   if (!JSON_FILE.test(path) || typeof size !== 'number' || size > JSON_CHECK_LIMIT) return null;
+  let text: string;
   try {
-    JSON.parse(await readFile(path, 'utf8'));
+    text = await readFile(path, 'utf8');
+    JSON.parse(text);
     return null;
   } catch (err) {
-    return err instanceof SyntaxError ? err.message : null;
+    if (!(err instanceof SyntaxError)) return null;
+    const at = /position (\d+)/.exec(err.message);
+    if (!at) return err.message;
+    const before = text!.slice(0, Number(at[1]));
+    const line = before.split('\n').length;
+    const column = before.length - before.lastIndexOf('\n');
+    return `${err.message} (line ${line}, column ${column})`;
   }
 }

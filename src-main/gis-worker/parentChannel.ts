@@ -1,41 +1,28 @@
 /**
- * The GIS worker's line to main, whichever way it was started: an Electron utility process
- * (`process.parentPort`, messages arrive wrapped as `{ data }`) or `child_process.fork`
- * (`process.send` / `process.on('message')`). No Electron import: the worker also runs
- * under plain Node, where the web host and the tests fork it.
+ * The worker's line to main. Under `child_process.fork` that is `process.send` /
+ * `process.on('message')`; under Electron's `utilityProcess` it is `process.parentPort`
+ * (messages wrapped in `{ data }`). The worker entry is the same file for both.
  */
-
-export interface ParentChannel {
-  send(message: unknown): void;
-  onMessage(listener: (message: unknown) => void): void;
-}
-
-/** The part of Electron's `ParentPort` used here, typed locally so Node builds need no Electron. */
-interface ParentPortLike {
+interface ParentPort {
+  on(event: 'message', listener: (event: { data: unknown }) => void): void;
   postMessage(message: unknown): void;
-  on(event: 'message', listener: (event: { data: unknown }) => void): unknown;
 }
 
-export function parentChannel(): ParentChannel {
-  const port = (process as unknown as { parentPort?: ParentPortLike | null }).parentPort;
-  if (port) {
-    return {
-      send: (message) => port.postMessage(message),
-      onMessage: (listener) => {
-        port.on('message', (event) => listener(event.data));
-      },
-    };
-  }
-  const send = process.send?.bind(process);
-  if (send) {
-    return {
-      send: (message) => {
-        send(message);
-      },
-      onMessage: (listener) => {
-        process.on('message', listener);
-      },
-    };
-  }
-  throw new Error('gis-worker: no parent channel; start it through a WorkerLauncher (utilityProcess or fork with IPC)');
+const parentPort = (process as unknown as { parentPort?: ParentPort }).parentPort;
+
+export function sendToParent(message: unknown): void {
+  if (parentPort) parentPort.postMessage(message);
+  // Main may already be gone (it killed us); there is nobody left to tell.
+  else if (process.connected) process.send?.(message);
+}
+
+export function onParentMessage(listener: (message: unknown) => void): void {
+  if (parentPort) parentPort.on('message', (event) => listener(event.data));
+  else process.on('message', listener);
+}
+
+/** Without main there is no one to answer to; do not linger as an orphan holding files open. */
+export function exitWithParent(): void {
+  // A utilityProcess is ended by Electron together with its parent.
+  if (!parentPort) process.on('disconnect', () => process.exit(0));
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LayerInfo } from '../../src-shared/domain/layer.js';
+import type { LayerInfo } from '../../src-shared/domain/layer.js';
 import { GreyRasterStyle } from '../../src-shared/style/styleModel.js';
 
 /**

@@ -1,3 +1,5 @@
+import type { Layer } from 'gdal-async';
+import type { BBox } from '../../src-shared/domain/layer.js';
 import { looksLikeDegrees } from './crs.js';
 import { BadInputError, gdalReason, throwIfCancelled } from './errors.js';
 import { gdal } from './gdal.js';
@@ -35,9 +37,10 @@ export async function vectorToGeoJSON(source: string, signal?: AbortSignal, prog
 
     let dst;
     try {
-      dst = await gdal.vectorTranslateAsync(out, opened.ds, args, {
-        progress_cb: progress ? (f: number) => progress(Math.min(1, Math.max(0, f)), 'Reading features') : undefined,
-      } as Parameters<typeof gdal.vectorTranslateAsync>[3]);
+      const options = progress
+        ? { progress_cb: (f: number) => progress(Math.min(1, Math.max(0, f)), 'Reading features') }
+        : undefined;
+      dst = await gdal.vectorTranslateAsync(out, opened.ds, args, options);
     } catch (err) {
       throw new BadInputError(`Cannot read the features of ${path}: ${gdalReason(err, path)}`);
     }
@@ -52,7 +55,7 @@ export async function vectorToGeoJSON(source: string, signal?: AbortSignal, prog
   }
 }
 
-function extentOf(layer: import('gdal-async').Layer): [number, number, number, number] | null {
+function extentOf(layer: Layer): BBox | null {
   try {
     const e = layer.getExtent(true);
     return [e.minX, e.minY, e.maxX, e.maxY];

@@ -6,6 +6,7 @@
 import { CancelledError, toWorkerError } from './errors.js';
 import { gdal } from './gdal.js';
 import { handleRequest } from './handleRequest.js';
+import { exitWithParent, onParentMessage, sendToParent } from './parentChannel.js';
 import { MainToWorker, type WorkerToMain } from './protocol.js';
 import { RasterCache } from './rasterCache.js';
 import { progressThrottle } from './progressThrottle.js';
@@ -14,8 +15,7 @@ const rasters = new RasterCache(8);
 const running = new Map<number, AbortController>();
 
 function send(message: WorkerToMain): void {
-  // Main may already be gone (it killed us); there is nobody left to tell.
-  if (process.connected) process.send?.(message);
+  sendToParent(message);
 }
 
 async function run(id: number, request: MainToWorker & { type: 'request' }): Promise<void> {
@@ -58,9 +58,8 @@ function onMessage(raw: unknown): void {
   void run(msg.id, msg);
 }
 
-process.on('message', onMessage);
-// Without main there is no one to answer to; do not linger as an orphan holding files open.
-process.on('disconnect', () => process.exit(0));
+onParentMessage(onMessage);
+exitWithParent();
 // A stray bug outside a request must not take down every other request in flight.
 process.on('uncaughtException', (err) => console.error('[gis-worker] uncaught exception:', err));
 process.on('unhandledRejection', (err) => console.error('[gis-worker] unhandled rejection:', err));

@@ -133,9 +133,8 @@ export class GisWorkerClient {
     const channel = this.launch();
     const worker: Worker = { channel, ready: false, outbox: [], gone: false, startTimer: null };
     worker.startTimer = setTimeout(() => {
-      this.lose(worker, `did not start within ${Math.round(this.startTimeoutMs / 1000)} s`);
+      this.lose(worker, `did not become ready within ${formatMs(this.startTimeoutMs)}`);
     }, this.startTimeoutMs);
-    worker.startTimer.unref?.();
     channel.onMessage((message) => this.onMessage(worker, message));
     channel.onExit((code) => this.lose(worker, code === null ? 'was killed' : `exited with code ${code}`));
     return worker;
@@ -238,7 +237,7 @@ export class GisWorkerClient {
         : `The GIS worker failed to start (it ${how}) while ${activity(p.request)}; it will be started again with the next request`;
       this.fail(p, new WorkerCrashedError(message));
     }
-    if (!wasReady) console.error(`[gis-worker] the worker ${how} before it was ready`);
+    if (!wasReady) console.error(`[gis-worker] the worker failed to start: it ${how}`);
     // Only a worker that once started is restarted at once: one that cannot start would loop.
     if (restart) {
       try {
@@ -275,6 +274,10 @@ export class GisWorkerClient {
   private fail(p: Pending, reason: unknown): void {
     this.settle(p).reject(reason);
   }
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }
 
 function abortReason(signal: AbortSignal): unknown {

@@ -56,14 +56,16 @@ function paint(compiled: CompiledLayerStyle, id: string): Record<string, unknown
 
 /** Validate with the style spec's own validator, when the package is installed. */
 async function assertValidStyle(compiled: CompiledLayerStyle): Promise<void> {
-  let spec: { validateStyleMin: (style: unknown) => { message: string }[] } | null = null;
+  type Validator = (style: unknown) => { message: string }[];
+  let validate: Validator;
   try {
-    spec = (await import('@maplibre/maplibre-gl-style-spec')) as never;
+    const spec = await import('@maplibre/maplibre-gl-style-spec');
+    validate = spec.validateStyleMin as unknown as Validator;
   } catch {
-    return; // not installed: shape checks above still run
+    return; // not installed: the shape checks still run
   }
   const style = { version: 8, sources: { [compiled.sourceId]: compiled.source }, layers: compiled.layers };
-  const errors = spec!.validateStyleMin(style);
+  const errors = validate(style);
   assert.deepEqual(
     errors.map((e) => e.message),
     [],
@@ -165,5 +167,15 @@ describe('geometryKindOf', () => {
     assert.equal(geometryKindOf('MultiLineString'), 'line');
     assert.equal(geometryKindOf('MultiPoint'), 'point');
     assert.equal(geometryKindOf('None'), 'mixed');
+  });
+});
+
+describe('compileLayerStyle with mismatched kind and style', () => {
+  it('follows the layer kind, not the style type', () => {
+    const raster = compileLayerStyle(rasterLayer({ style: defaultVectorStyle(0) }), urls);
+    assert.equal(raster.source.type, 'raster');
+    const vector = compileLayerStyle(vectorLayer('Point', { style: defaultRasterStyle() }), urls);
+    assert.equal(vector.source.type, 'geojson');
+    assert.deepEqual(ids(vector), ['layer-L1-circle']);
   });
 });

@@ -5,7 +5,7 @@ import type {
   SourceSpecification,
 } from 'maplibre-gl';
 import type { BBox, Layer } from '../domain/layer.js';
-import type { GreyRasterStyle, SimpleVectorStyle } from './styleModel.js';
+import { defaultVectorStyle, type SimpleVectorStyle } from './styleModel.js';
 
 /**
  * Layer style → MapLibre source and layers. Pure: the renderer's map sync calls it for every
@@ -61,11 +61,12 @@ export function geometryKindOf(geometryType: string | null | undefined): Geometr
 }
 
 export function compileLayerStyle(layer: Layer, urls: LayerUrls): CompiledLayerStyle {
+  // The layer's kind decides what reaches the map. A raster's stretch is applied by the worker
+  // when it renders tiles; a vector layer holding a non-vector style (a mismatch main should
+  // never store) falls back to the default look rather than failing.
   const style = layer.style;
-  if (layer.kind === 'raster' || style.type === 'grey') {
-    return compileRaster(layer, urls, style.type === 'grey' ? style : null);
-  }
-  return compileVector(layer, urls, style);
+  if (layer.kind === 'raster') return compileRaster(layer, urls);
+  return compileVector(layer, urls, style.type === 'simple' ? style : defaultVectorStyle(0));
 }
 
 function visibility(layer: Layer): 'visible' | 'none' {
@@ -142,8 +143,7 @@ function compileVector(layer: Layer, urls: LayerUrls, style: SimpleVectorStyle):
   return { sourceId, source, layers };
 }
 
-function compileRaster(layer: Layer, urls: LayerUrls, _style: GreyRasterStyle | null): CompiledLayerStyle {
-  // The stretch itself is applied by the worker when it renders tiles; the map only composites.
+function compileRaster(layer: Layer, urls: LayerUrls): CompiledLayerStyle {
   const sourceId = sourceIdFor(layer.id);
   const bounds = tileBounds(layer.info.extent4326);
   const source: SourceSpecification = {

@@ -10,7 +10,9 @@ import { app, BrowserWindow, dialog, net, protocol, session, type WebContents, t
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createServices } from '../../composition/createServices.js';
-import type { Services, ServicesOptions } from '../../composition/services.js';
+import type { Services } from '../../composition/services.js';
+import { appDataDir } from '../appDataDir.js';
+import { contentSecurityPolicy } from '../contentSecurityPolicy.js';
 import { connectPushEvents, registerIpc } from './ipcRouter.js';
 import { electronSqliteBinding } from './nativeBindings.js';
 import { utilityLauncher } from './utilityLauncher.js';
@@ -19,17 +21,8 @@ const SCHEME = 'mapwright';
 const APP_URL = `${SCHEME}://app/`;
 /** Path prefixes served by `services.serveData`; everything else is a built renderer file. */
 const DATA_ROUTES = ['data/', 'tiles/', 'assets/'];
-/** MapLibre needs blob: workers and inline styles; nothing may load from the network. */
-const CSP = [
-  `default-src 'self' ${SCHEME}:`,
-  "script-src 'self'",
-  'worker-src blob:',
-  `img-src 'self' data: blob: ${SCHEME}:`,
-  `connect-src 'self' ${SCHEME}:`,
-  "style-src 'self' 'unsafe-inline'",
-  "object-src 'none'",
-  "base-uri 'none'",
-].join('; ');
+/** The web host's CSP; MapLibre fetches data and tiles from the app's own scheme. */
+const CSP = contentSecurityPolicy(`${SCHEME}:`);
 
 // This file runs as dist/main/electron-main.cjs (CommonJS, so __dirname exists): the app
 // root — the repository, or the packaged app — is two folders up.
@@ -45,22 +38,24 @@ protocol.registerSchemesAsPrivileged([
   { scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
 ]);
 
+// Both hosts keep projects in appDataDir(). With MAPWRIGHT_HOME set (tests, portable use),
+// Chromium's profile goes there too, so runs do not share local storage or caches.
+if (process.env.MAPWRIGHT_HOME) app.setPath('userData', path.join(process.env.MAPWRIGHT_HOME, 'electron-profile'));
+
 app.on('web-contents-created', (_event, contents) => harden(contents));
 app.on('window-all-closed', () => app.quit());
 app.whenReady().then(start, fail);
 
 async function start(): Promise<void> {
-  // TODO(lead): `sqliteNativeBinding` reaches the store once ServicesOptions declares it.
-  const options: ServicesOptions & { sqliteNativeBinding?: string } = {
-    home: process.env.MAPWRIGHT_HOME || app.getPath('userData'),
+  const services = await createServices({
+    home: appDataDir(),
     host: 'electron',
     launchWorker: utilityLauncher(path.join(appRoot, 'dist', 'main', 'gis-worker.js')),
     dataBase: APP_URL,
     dataQuery: '',
     assetsDir: path.join(appRoot, 'assets'),
     sqliteNativeBinding: electronSqliteBinding(appRoot),
-  };
-  const services = await createServices(options);
+  });
 
   protocol.handle(SCHEME, (request) => serve(services, request));
   registerIpc(services, isTrustedSender);
@@ -74,7 +69,7 @@ async function start(): Promise<void> {
     services.close().catch((error: unknown) => console.error('mapwright: closing services failed', error)).finally(() => app.quit());
   });
 
-  const window = new BrowserWindow({
+  const mainWindow = new BrowserWindow({
     width: 1280,
     height: 820,
     title: 'Mapwright',
@@ -86,8 +81,8 @@ async function start(): Promise<void> {
       webSecurity: true,
     },
   });
-  connectPushEvents(services, window.webContents, isTrustedSender);
-  await window.loadURL(`${APP_URL}index.html`);
+  connectPushEvents(services, mainWindow.webContents, isTrustedSender);
+  await mainWindow.loadURL(`${APP_URL}index.html`);
 }
 
 function fail(error: unknown): void {
@@ -109,8 +104,14 @@ function harden(contents: WebContents): void {
 async function serve(services: Services, request: Request): Promise<Response> {
   const url = new URL(request.url);
   if (url.host !== 'app' || (request.method !== 'GET' && request.method !== 'HEAD')) return plain(404, 'not found');
-  const route = url.pathname.slice(1);
+  let route: string;
   try {
+    route = decodeURIComponent(url.pathname.slice(1));
+  } catch {
+    return plain(400, 'bad path');
+  }
+  try {
+    // Decoded, as the web host passes it; serveData only serves known layers and assets/.
     if (DATA_ROUTES.some((prefix) => route.startsWith(prefix))) {
       const data = await services.serveData(route);
       const body = typeof data.body === 'string' ? data.body : new Uint8Array(data.body);
@@ -125,12 +126,7 @@ async function serve(services: Services, request: Request): Promise<Response> {
 
 /** A file of the built renderer, confined to `dist/renderer/`, with the CSP attached. */
 async function serveRendererFile(route: string): Promise<Response> {
-  let file: string;
-  try {
-    file = path.resolve(rendererDir, decodeURIComponent(route));
-  } catch {
-    return plain(400, 'bad path');
-  }
+  const file = path.resolve(rendererDir, route);
   if (!file.startsWith(rendererDir + path.sep)) return plain(404, 'not found');
   const found = await net.fetch(pathToFileURL(file).toString()).catch(() => undefined);
   if (!found?.ok) return plain(404, 'not found');

@@ -1,7 +1,8 @@
 /**
- * Starts the GIS worker as an Electron utility process (a Node child of main that the app
- * owns and Chromium sandboxes apart from the renderer). The worker talks back through
- * `process.parentPort` — see `gis-worker/parentChannel.ts`. Only callable after `app` is ready.
+ * Starts the GIS worker as an Electron utility process (a Node child that Electron owns and
+ * ends with the app), the Electron twin of `worker-host/forkLauncher.ts`. The worker talks
+ * back through `process.parentPort` — see `gis-worker/parentChannel.ts`.
+ * Only callable after `app` is ready.
  */
 import { utilityProcess } from 'electron';
 import type { WorkerChannel, WorkerLauncher } from '../../worker-host/launcher.js';
@@ -10,18 +11,31 @@ import type { WorkerChannel, WorkerLauncher } from '../../worker-host/launcher.j
 export function utilityLauncher(entry: string): WorkerLauncher {
   return () => {
     const child = utilityProcess.fork(entry, [], { serviceName: 'mapwright-gis', stdio: 'inherit' });
+
+    let exited = false;
+    let exitCode: number | null = null;
+    const exitListeners: ((code: number | null) => void)[] = [];
+    // 'exit' follows every end, a V8 fatal 'error' included, so it alone means "gone".
+    child.once('exit', (code) => {
+      exited = true;
+      exitCode = code;
+      for (const listener of exitListeners) listener(code);
+    });
+
     const channel: WorkerChannel = {
-      // postMessage structured-clones, so Uint8Array tiles arrive as Uint8Array.
-      send: (message) => child.postMessage(message),
-      onMessage: (listener) => {
+      send(message) {
+        // postMessage structured-clones, so Uint8Array tile bytes arrive as bytes.
+        if (!exited) child.postMessage(message);
+      },
+      onMessage(listener) {
         child.on('message', listener);
       },
-      // 'exit' follows every end, including a V8 fatal 'error', so it alone means "gone".
-      onExit: (listener) => {
-        child.once('exit', listener);
+      onExit(listener) {
+        if (exited) queueMicrotask(() => listener(exitCode));
+        else exitListeners.push(listener);
       },
-      kill: () => {
-        child.kill();
+      kill() {
+        if (!exited) child.kill();
       },
       get pid() {
         return child.pid;

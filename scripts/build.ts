@@ -1,0 +1,46 @@
+import { build, type BuildOptions } from 'esbuild';
+import { copyFile, mkdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundles, type BundleSpec } from '../electron.config.js';
+
+/**
+ * Builds every bundle described in electron.config.ts with esbuild, plus the renderer's
+ * index.html. Quiet on success (the web host's one-line contract depends on it); errors
+ * and warnings go to stderr.
+ */
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+function options(spec: BundleSpec): BuildOptions {
+  return {
+    absWorkingDir: root,
+    entryPoints: [spec.entry],
+    outfile: spec.outfile,
+    bundle: true,
+    platform: spec.platform,
+    format: spec.format,
+    target: spec.target,
+    packages: spec.packages === 'external' ? 'external' : undefined,
+    external: spec.external,
+    sourcemap: true,
+    logLevel: 'warning',
+    jsx: 'automatic',
+    loader: { '.css': 'css' },
+    define: spec.platform === 'browser' ? { 'process.env.NODE_ENV': '"production"' } : {},
+    minify: spec.platform === 'browser',
+    legalComments: 'none',
+  };
+}
+
+export async function buildAll(): Promise<void> {
+  await Promise.all(bundles.map((spec) => build(options(spec))));
+  await mkdir(join(root, 'dist', 'renderer'), { recursive: true });
+  await copyFile(join(root, 'src-renderer', 'index.html'), join(root, 'dist', 'renderer', 'index.html'));
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  buildAll().catch((err: unknown) => {
+    process.stderr.write(`Build failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

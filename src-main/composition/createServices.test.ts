@@ -1,0 +1,244 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
+import type { EventName } from '../../src-shared/bridge/names.js';
+import type { ApprovalRequest } from '../../src-shared/domain/chat.js';
+import { forkLauncher } from '../worker-host/forkLauncher.js';
+import { createServices } from './createServices.js';
+import type { Services } from './services.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const fixtures = resolve(root, '..', 'shared', 'fixtures', 'gis');
+const haveFixtures = existsSync(join(fixtures, 'nc.gpkg'));
+if (!haveFixtures) console.log(`# skipping service integration tests: ${fixtures} is absent`);
+
+interface Seen {
+  name: EventName;
+  payload: unknown;
+}
+
+/** The whole main process, minus a transport: services + real worker + scripted model. */
+async function startApp(model: ScriptedModelServer | null, home = mkdtempSync(join(tmpdir(), 'mapwright-svc-'))) {
+  if (model) {
+    process.env.MAPWRIGHT_MODEL_URL = model.url;
+    process.env.MAPWRIGHT_MODEL = 'scripted';
+  } else {
+    delete process.env.MAPWRIGHT_MODEL_URL;
+    delete process.env.MAPWRIGHT_MODEL;
+  }
+  const services = await createServices({
+    home,
+    host: 'web',
+    launchWorker: forkLauncher(join(root, 'src-main', 'gis-worker', 'workerMain.ts'), ['--import', 'tsx']),
+    dataBase: 'http://test/',
+    dataQuery: '',
+    assetsDir: join(root, 'assets'),
+  });
+  const events: Seen[] = [];
+  const waiters: (() => void)[] = [];
+  const disconnect = services.connect((name, payload) => {
+    events.push({ name, payload });
+    waiters.splice(0).forEach((w) => w());
+  });
+  async function waitFor<T>(pick: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = pick();
+      if (found !== undefined) return found;
+      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; events: ${events.map((e) => e.name).join(', ')}`);
+      await new Promise<void>((r) => {
+        waiters.push(r);
+        setTimeout(r, 100);
+      });
+    }
+  }
+  const approval = () =>
+    waitFor(() => events.find((e) => e.name === 'approval/requested' && !events.some((r) => r.name === 'approval/resolved' && (r.payload as { approvalId: string }).approvalId === (e.payload as ApprovalRequest).id))?.payload as ApprovalRequest | undefined, 'an approval request');
+  const runFinished = (count: number) =>
+    waitFor(() => (events.filter((e) => e.name === 'run/changed' && (e.payload as { status: string }).status === 'idle').length >= count ? true : undefined), `run ${count} to finish`);
+  return { services, events, approval, runFinished, disconnect, home };
+}
+
+describe('main services with the scripted model and the real GIS worker', { skip: !haveFixtures }, () => {
+  let model: ScriptedModelServer;
+  const homes: string[] = [];
+  before(async () => {
+    model = await startScriptedModelServer();
+  });
+  after(async () => {
+    await model.close();
+    homes.forEach((h) => rmSync(h, { recursive: true, force: true }));
+  });
+
+  it('load → approval → approve: the layer is added and the model gets the ok result', async () => {
+    model.reset();
+    const gpkg = join(fixtures, 'nc.gpkg');
+    model.script([
+      { text: 'Loading it.', toolCalls: [{ name: 'layers_load', arguments: { path: gpkg } }] },
+      (body) => {
+        const last = body.messages.at(-1)!;
+        return { text: `Result seen: ${String(last.content).slice(0, 40)}` };
+      },
+    ]);
+    const app = await startApp(model);
+    homes.push(app.home);
+    await app.services.invoke('chat/send', { text: `load ${gpkg}` });
+    const req = await app.approval();
+    assert.equal(req.toolId, 'layers.load');
+    assert.deepEqual(req.args, { path: gpkg });
+    assert.equal(req.title, 'Load layer');
+    await app.services.invoke('tools/decide', { approvalId: req.id, decision: 'approve', remember: false });
+    await app.runFinished(1);
+
+    const state = (await app.services.invoke('project/get', {})) as { layers: { name: string; info: { featureCount: number; crs: { epsg: number } } }[]; messages: { role: string; text: string }[] };
+    assert.equal(state.layers.length, 1);
+    assert.equal(state.layers[0]!.name, 'nc');
+    assert.equal(state.layers[0]!.info.featureCount, 100, 'nc.gpkg holds the 100 North Carolina counties');
+    assert.equal(state.layers[0]!.info.crs.epsg, 4267);
+    const second = model.requests[1]!;
+    const toolMsg = second.messages.find((m) => m.role === 'tool')!;
+    const result = JSON.parse(String(toolMsg.content));
+    assert.equal(result.ok, true);
+    assert.equal(result.data.layer.feature_count, 100);
+    assert.ok(second.tools!.some((t) => t.function.name === 'layers_load'));
+    assert.deepEqual(
+      state.messages.map((m) => m.role),
+      ['user', 'assistant', 'tool', 'notice', 'assistant'],
+    );
+    assert.match(state.messages[3]!.text, /Loaded layer nc \(vector, 100 features, EPSG:4267\)/);
+
+    // The GeoJSON route serves it reprojected to lon/lat.
+    const layerId = (state.layers[0] as unknown as { id: string }).id;
+    const geo = await app.services.serveData(`data/layers/${layerId}.geojson`);
+    assert.equal(geo.status, 200);
+    const fc = JSON.parse(String(geo.body));
+    assert.equal(fc.features.length, 100);
+    const [lon, lat] = firstCoordinate(fc.features[0].geometry);
+    assert.ok(lon > -85 && lon < -75 && lat > 33 && lat < 37, `NC lies near lon -80, lat 35; got ${lon}, ${lat}`);
+    await app.services.close();
+
+    // Restart: layers and conversation are back from the file.
+    const again = await startApp(model, app.home);
+    const restored = (await again.services.invoke('project/get', {})) as { layers: unknown[]; messages: unknown[] };
+    assert.equal(restored.layers.length, 1);
+    assert.equal(restored.messages.length, 5);
+    await again.services.close();
+  });
+
+  it('reject: the next request carries rejected_by_user and the loop goes on', async () => {
+    model.reset();
+    model.script([
+      { toolCalls: [{ name: 'layers_load', arguments: { path: join(fixtures, 'countries.fgb') } }] },
+      { text: 'Understood, I will not load it.' },
+    ]);
+    const app = await startApp(model);
+    homes.push(app.home);
+    await app.services.invoke('chat/send', { text: 'load the countries' });
+    const req = await app.approval();
+    await app.services.invoke('tools/decide', { approvalId: req.id, decision: 'reject', remember: false });
+    await app.runFinished(1);
+    const toolMsg = model.requests[1]!.messages.find((m) => m.role === 'tool')!;
+    const result = JSON.parse(String(toolMsg.content));
+    assert.deepEqual({ ok: result.ok, code: result.error.code, retryable: result.error.retryable }, { ok: false, code: 'rejected_by_user', retryable: false });
+    const state = (await app.services.invoke('project/get', {})) as { layers: unknown[]; messages: { role: string; text: string }[] };
+    assert.equal(state.layers.length, 0);
+    assert.equal(state.messages.at(-1)!.text, 'Understood, I will not load it.');
+    await app.services.close();
+  });
+
+  it('a remembered grant skips the second dialog; a disconnect rejects a pending approval', async () => {
+    model.reset();
+    model.script([
+      { toolCalls: [{ name: 'layers_load', arguments: { path: join(fixtures, 'countries.fgb') } }] },
+      { toolCalls: [{ name: 'layers_load', arguments: { path: join(fixtures, 'nc.gpkg') } }] },
+      { text: 'Both loaded.' },
+    ]);
+    const app = await startApp(model);
+    homes.push(app.home);
+    await app.services.invoke('chat/send', { text: 'load both' });
+    const req = await app.approval();
+    await app.services.invoke('tools/decide', { approvalId: req.id, decision: 'approve', remember: true });
+    await app.runFinished(1);
+    assert.equal(app.events.filter((e) => e.name === 'approval/requested').length, 1);
+    const layers = ((await app.services.invoke('project/get', {})) as { layers: { name: string }[] }).layers.map((l) => l.name);
+    assert.deepEqual(layers, ['countries', 'nc']);
+
+    model.script([{ toolCalls: [{ name: 'layers_remove', arguments: { layer: 'nc' } }] }, { text: 'Not removed.' }]);
+    await app.services.invoke('chat/send', { text: 'remove nc' });
+    await app.approval();
+    app.disconnect();
+    // Disconnected, so no more events: poll the state instead.
+    for (let i = 0; i < 100; i++) {
+      const { run } = (await app.services.invoke('project/get', {})) as { run: { status: string } };
+      if (run.status === 'idle') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const toolMsg = model.requests.at(-1)!.messages.filter((m) => m.role === 'tool').at(-1)!;
+    assert.equal(JSON.parse(String(toolMsg.content)).error.code, 'rejected_by_user');
+    await app.services.close();
+  });
+
+  it('bad input gives the model a structured error and keeps everything up', async () => {
+    model.reset();
+    const dir = mkdtempSync(join(tmpdir(), 'mapwright-bad-'));
+    homes.push(dir);
+    const fakeShp = join(dir, 'rivers.shp');
+    writeFileSync(fakeShp, 'this is not a shapefile\n');
+    const badJson = join(dir, 'broken.geojson');
+    writeFileSync(badJson, '{"type": "FeatureCollection", "features": [');
+    const empty = join(dir, 'empty.gpkg');
+    writeFileSync(empty, '');
+    const cases = [join(dir, 'missing.gpkg'), empty, join(fixtures, 'truncated.tiff'), fakeShp, badJson];
+    model.script(cases.flatMap((path) => [{ toolCalls: [{ name: 'layers_load', arguments: { path } }] }]).concat([{ text: 'None of them could be loaded.' }]));
+    const app = await startApp(model);
+    homes.push(app.home);
+    await app.services.invoke('chat/send', { text: 'load these files' });
+    for (let i = 0; i < cases.length; i++) {
+      const req = await app.approval();
+      await app.services.invoke('tools/decide', { approvalId: req.id, decision: 'approve', remember: false });
+    }
+    await app.runFinished(1);
+    const results = model.requests.slice(1).map((r) => JSON.parse(String(r.messages.at(-1)!.content)));
+    assert.equal(results.length, cases.length);
+    for (const [i, r] of results.entries()) {
+      assert.equal(r.ok, false, `case ${cases[i]}`);
+      assert.equal(typeof r.error.code, 'string');
+      assert.equal(typeof r.error.retryable, 'boolean');
+      assert.ok(r.error.message.length > 10, `a readable message for ${cases[i]}: ${r.error.message}`);
+    }
+    assert.match(results[0].error.message, /missing\.gpkg/);
+    // Still alive: a good file loads after the bad ones.
+    const ok = await app.services.invoke('entries/trigger', { entry: 'layers.load', params: { path: join(fixtures, 'countries.fgb') } });
+    assert.equal((ok as { ok: boolean }).ok, true);
+    await app.services.close();
+  });
+
+  it('without a model configured, the chat says how to configure one', async () => {
+    const app = await startApp(null);
+    homes.push(app.home);
+    const { runId } = (await app.services.invoke('chat/send', { text: 'hello' })) as { runId: string | null };
+    assert.equal(runId, null);
+    const state = (await app.services.invoke('project/get', {})) as { messages: { role: string; text: string }[] };
+    assert.equal(state.messages.at(-1)!.role, 'notice');
+    assert.match(state.messages.at(-1)!.text, /MAPWRIGHT_MODEL_URL/);
+    await app.services.close();
+  });
+
+  it('rejects malformed bridge payloads without acting', async () => {
+    const app = await startApp(null);
+    homes.push(app.home);
+    await assert.rejects(app.services.invoke('chat/send', { text: 42 }), /Invalid parameters for chat\/send/);
+    await assert.rejects(app.services.invoke('fs/read', {}), /Unknown bridge method/);
+    await app.services.close();
+  });
+});
+
+function firstCoordinate(geometry: { coordinates: unknown }): [number, number] {
+  let c: unknown = geometry.coordinates;
+  while (Array.isArray(c) && Array.isArray(c[0])) c = c[0];
+  return c as [number, number];
+}

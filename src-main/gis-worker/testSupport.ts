@@ -1,0 +1,145 @@
+/**
+ * Helpers for the worker's tests: fixture paths, GDAL's command-line tools as an independent
+ * referee, temp folders, and a small PNG decoder that does not go through GDAL.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { inflateSync } from 'node:zlib';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const FIXTURES = path.resolve(REPO_ROOT, '..', 'shared', 'fixtures', 'gis');
+
+function hasCli(): boolean {
+  try {
+    execFileSync('ogrinfo', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A reason to skip (node:test prints it), or false when fixtures and GDAL's tools are here. */
+export const skipReason: string | false = !existsSync(FIXTURES)
+  ? `GIS fixtures not found at ${FIXTURES}`
+  : !hasCli()
+    ? 'GDAL command-line tools (gdal-bin) not installed'
+    : false;
+if (skipReason) console.log(`# skipping GIS worker tests: ${skipReason}`);
+
+export function fixture(name: string): string {
+  return path.join(FIXTURES, name);
+}
+
+/** Runs a GDAL tool; PAM off so nothing is written beside the fixtures. */
+export function gdalCli(tool: string, args: string[]): string {
+  return execFileSync(tool, args, {
+    encoding: 'utf8',
+    env: { ...process.env, GDAL_PAM_ENABLED: 'NO' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+    maxBuffer: 64 * 1024 * 1024,
+  });
+}
+
+export interface OgrSummary {
+  featureCount: number;
+  extent: [number, number, number, number] | null;
+  geometry: string;
+}
+
+/** `ogrinfo -so` for one layer (the first when none is named), parsed. */
+export function ogrSummary(file: string, layer?: string, extraArgs: string[] = []): OgrSummary {
+  const out = gdalCli('ogrinfo', ['-ro', '-so', ...extraArgs, file, ...(layer ? [layer] : ['-al'])]);
+  const count = /Feature Count: (\d+)/.exec(out);
+  const ext = /Extent: \(([-\d.e+]+), ([-\d.e+]+)\) - \(([-\d.e+]+), ([-\d.e+]+)\)/.exec(out);
+  const geom = /Geometry: (.+)/.exec(out);
+  return {
+    featureCount: count ? Number(count[1]) : NaN,
+    extent: ext ? [Number(ext[1]), Number(ext[2]), Number(ext[3]), Number(ext[4])] : null,
+    geometry: geom?.[1]?.trim() ?? '',
+  };
+}
+
+export function makeTempDir(prefix = 'mapwright-gis-'): { dir: string; cleanup(): void } {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function assertClose(actual: number, expected: number, tolerance: number, what = 'value'): void {
+  if (!(Math.abs(actual - expected) <= tolerance)) {
+    throw new Error(`${what}: expected ${expected} ± ${tolerance}, got ${actual}`);
+  }
+}
+
+export interface DecodedPng {
+  width: number;
+  height: number;
+  bitDepth: number;
+  colorType: number;
+  channels: number;
+  /** Unfiltered samples, row by row, `channels` per pixel. */
+  data: Uint8Array;
+}
+
+const CHANNELS: Record<number, number> = { 0: 1, 2: 3, 4: 2, 6: 4 };
+
+/** Enough of PNG for 8-bit non-interlaced grey/RGB(A) images, which is what tiles are. */
+export function decodePng(bytes: Uint8Array): DecodedPng {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (!buf.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) {
+    throw new Error('not a PNG signature');
+  }
+  let pos = 8;
+  let width = 0;
+  let height = 0;
+  let bitDepth = 0;
+  let colorType = 0;
+  let interlace = 0;
+  const idat: Buffer[] = [];
+  while (pos < buf.length) {
+    const len = buf.readUInt32BE(pos);
+    const type = buf.toString('latin1', pos + 4, pos + 8);
+    const body = buf.subarray(pos + 8, pos + 8 + len);
+    if (type === 'IHDR') {
+      width = body.readUInt32BE(0);
+      height = body.readUInt32BE(4);
+      bitDepth = body[8]!;
+      colorType = body[9]!;
+      interlace = body[12]!;
+    } else if (type === 'IDAT') {
+      idat.push(body);
+    } else if (type === 'IEND') {
+      break;
+    }
+    pos += 12 + len;
+  }
+  const channels = CHANNELS[colorType];
+  if (!channels || bitDepth !== 8 || interlace !== 0) throw new Error(`unsupported PNG: type ${colorType}, depth ${bitDepth}`);
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const data = new Uint8Array(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)]!;
+    const line = raw.subarray(y * (stride + 1) + 1, (y + 1) * (stride + 1));
+    for (let i = 0; i < stride; i++) {
+      const a = i >= channels ? data[y * stride + i - channels]! : 0;
+      const b = y > 0 ? data[(y - 1) * stride + i]! : 0;
+      const c = i >= channels && y > 0 ? data[(y - 1) * stride + i - channels]! : 0;
+      let v = line[i]!;
+      if (filter === 1) v += a;
+      else if (filter === 2) v += b;
+      else if (filter === 3) v += (a + b) >> 1;
+      else if (filter === 4) {
+        const p = a + b - c;
+        const pa = Math.abs(p - a);
+        const pb = Math.abs(p - b);
+        const pc = Math.abs(p - c);
+        v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      }
+      data[y * stride + i] = v & 0xff;
+    }
+  }
+  return { width, height, bitDepth, colorType, channels, data };
+}

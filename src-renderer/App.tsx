@@ -1,0 +1,20 @@
+import { ApprovalDialog } from './components/ApprovalDialog.js';
+import { ChatDock } from './components/ChatDock.js';
+import { LayerPanel } from './components/LayerPanel.js';
+import { MapView } from './components/MapView.js';
+import { StatusBar } from './components/StatusBar.js';
+
+/** Layout only: each region subscribes to the store itself. */
+export function App() {
+  return (
+    <div className="app">
+      <div className="app__main">
+        <LayerPanel />
+        <MapView />
+        <ChatDock />
+      </div>
+      <StatusBar />
+      <ApprovalDialog />
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import { useEffect, useRef, useState } from 'react';
+import type { ApprovalRequest } from '../../src-shared/domain/chat.js';
+import { useBridge } from '../bridge/BridgeContext.js';
+import { appStore } from '../store/appStore.js';
+import { selectCurrentApproval, selectPendingApprovalCount } from '../store/slices/approvalsSlice.js';
+import { useAppStore } from '../store/useAppStore.js';
+import { JsonView } from './JsonView.js';
+
+type Decision = 'approve' | 'reject';
+
+/** Multi-line string arguments (a script, an SQL query) read better as text than as escaped JSON. */
+function longTextArgs(args: unknown): [string, string][] {
+  if (!args || typeof args !== 'object' || Array.isArray(args)) return [];
+  return Object.entries(args).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].includes('\n'));
+}
+
+function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: number }) {
+  const bridge = useBridge();
+  const [remember, setRemember] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const dialogRef = useRef<HTMLDivElement>(null);
+
+  async function decide(decision: Decision) {
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      await bridge.call('tools/decide', { approvalId: request.id, decision, remember: decision === 'approve' && remember });
+      // accepted:false means it was already decided (another window, a time-out): drop it too.
+      appStore.getState().resolveApproval(request.id);
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+      setBusy(false);
+    }
+  }
+
+  // Escape is a rejection, as closing is (DESIGN §4). Listening on the document catches it
+  // wherever focus is.
+  const decideRef = useRef(decide);
+  useEffect(() => {
+    decideRef.current = decide;
+  });
+  useEffect(() => {
+    dialogRef.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      void decideRef.current('reject');
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+
+  return (
+    <div
+      className={`approval-dialog approval-dialog--${request.safety}`}
+      role="dialog"
+      aria-modal="true"
+      aria-labelledby="approval-title"
+      data-testid="approval-dialog"
+      tabIndex={-1}
+      ref={dialogRef}
+    >
+      <header className="approval-dialog__head">
+        <h2 id="approval-title">{request.title}</h2>
+        <span className={`safety-badge safety-badge--${request.safety}`}>{request.safety}</span>
+        <button type="button" className="icon-btn" aria-label="Close (reject)" onClick={() => void decide('reject')} disabled={busy}>
+          ×
+        </button>
+      </header>
+      <div className="approval-dialog__body">
+        <p className="approval-dialog__summary">{request.summary}</p>
+        <p className="approval-dialog__description">{request.description}</p>
+        <div className="approval-dialog__label">
+          Arguments <code>{request.toolId}</code>
+        </div>
+        <JsonView value={request.args} className="approval-dialog__args" />
+        {longTextArgs(request.args).map(([name, text]) => (
+          <div key={name}>
+            <div className="approval-dialog__label">{name}</div>
+            <pre className="approval-dialog__text">{text}</pre>
+          </div>
+        ))}
+        {error && (
+          <div className="approval-dialog__error" role="alert">
+            {error}
+          </div>
+        )}
+      </div>
+      <footer className="approval-dialog__foot">
+        {request.rememberable ? (
+          <label className="approval-dialog__remember">
+            <input
+              type="checkbox"
+              data-testid="approval-remember"
+              checked={remember}
+              onChange={(e) => setRemember(e.target.checked)}
+            />
+            Allow this tool for this session
+          </label>
+        ) : (
+          <span />
+        )}
+        {queued > 0 && <span className="approval-dialog__queued">{queued} more waiting</span>}
+        <button type="button" className="btn" data-testid="approval-reject" onClick={() => void decide('reject')} disabled={busy}>
+          Reject
+        </button>
+        <button
+          type="button"
+          className={`btn ${request.safety === 'destructive' ? 'btn--danger' : 'btn--primary'}`}
+          data-testid="approval-approve"
+          onClick={() => void decide('approve')}
+          disabled={busy}
+        >
+          Approve
+        </button>
+      </footer>
+    </div>
+  );
+}
+
+/** The modal for the oldest pending approval; main owns the policy, this only asks and answers. */
+export function ApprovalDialog() {
+  const request = useAppStore(selectCurrentApproval);
+  const count = useAppStore(selectPendingApprovalCount);
+  if (!request) return null;
+  return (
+    <div className="modal-backdrop">
+      {/* keyed by id: a new request starts with the checkbox cleared and nothing in flight */}
+      <ApprovalCard key={request.id} request={request} queued={count - 1} />
+    </div>
+  );
+}

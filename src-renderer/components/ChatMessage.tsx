@@ -1,0 +1,51 @@
+import { selectMessage } from '../store/slices/chatSlice.js';
+import { selectRunLive } from '../store/slices/runSlice.js';
+import { useAppStore } from '../store/useAppStore.js';
+import { ToolCallCard } from './ToolCallCard.js';
+
+/** One entry of the conversation, subscribed by id so streaming re-renders only this one. */
+export function ChatMessage({ id }: { id: string }) {
+  const message = useAppStore(selectMessage(id));
+  const live = useAppStore(selectRunLive);
+  if (!message) return null;
+  const { role } = message;
+
+  if (role === 'tool') {
+    return (
+      <div className="chat-msg chat-msg--tool" data-testid="chat-message" data-role="tool">
+        {message.tool ? <ToolCallCard tool={message.tool} /> : <div className="chat-msg__text">{message.text}</div>}
+      </div>
+    );
+  }
+  if (role === 'notice') {
+    const level = message.level ?? 'info';
+    return (
+      <div className={`chat-msg chat-msg--notice chat-msg--${level}`} data-testid="chat-message" data-role="notice" data-level={level}>
+        <div className="chat-msg__text" role={level === 'error' ? 'alert' : undefined}>
+          {message.text}
+        </div>
+      </div>
+    );
+  }
+  // An empty assistant turn is either still streaming (dots) or only called tools, whose
+  // cards follow: then it takes no space.
+  const empty = message.text.length === 0;
+  const hidden = empty && ((message.toolCalls?.length ?? 0) > 0 || !live);
+  return (
+    <div
+      className={`chat-msg chat-msg--${role}${hidden ? ' chat-msg--empty' : ''}`}
+      data-testid="chat-message"
+      data-role={role}
+    >
+      {empty && !hidden ? (
+        <div className="chat-msg__typing" aria-label="The assistant is writing">
+          <span />
+          <span />
+          <span />
+        </div>
+      ) : (
+        <div className="chat-msg__text">{message.text}</div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import { selectLayersTopFirst } from '../store/slices/layersSlice.js';
+import { useAppStore } from '../store/useAppStore.js';
+import { LayerPanelItem } from './LayerPanelItem.js';
+
+/** The project's layers, top of the map first. */
+export function LayerPanel() {
+  const layers = useAppStore(selectLayersTopFirst);
+  return (
+    <aside className="layer-panel" aria-label="Layers">
+      <header className="panel-header">
+        Layers <span className="panel-header__count">{layers.length || ''}</span>
+      </header>
+      {layers.length === 0 ? (
+        <p className="layer-panel__empty">No layers yet. Ask the assistant to load a file.</p>
+      ) : (
+        <ul className="layer-panel__list">
+          {layers.map((layer, i) => (
+            <LayerPanelItem key={layer.id} layer={layer} isTop={i === 0} isBottom={i === layers.length - 1} />
+          ))}
+        </ul>
+      )}
+    </aside>
+  );
+}

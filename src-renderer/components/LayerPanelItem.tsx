@@ -1,0 +1,87 @@
+import { useEffect, useRef, useState } from 'react';
+import type { Layer } from '../../src-shared/domain/layer.js';
+import { useEntryTrigger } from '../bridge/useEntryTrigger.js';
+import { LayerKindIcon } from './LayerKindIcon.js';
+
+/** Slider moves settle for this long before one `layers.set_opacity` goes out. */
+const OPACITY_SETTLE_MS = 200;
+
+function describe(layer: Layer): string {
+  const { info } = layer;
+  const parts = [layer.kind === 'raster' ? `${info.width ?? '?'}×${info.height ?? '?'} px` : (info.geometryType ?? 'vector')];
+  if (layer.kind === 'vector' && info.featureCount != null) parts.push(`${info.featureCount.toLocaleString()} features`);
+  if (info.crs?.epsg) parts.push(`EPSG:${info.crs.epsg}`);
+  return parts.join(' · ');
+}
+
+/** One row of the layer panel. Every action is a user call through main's dispatcher. */
+export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop: boolean; isBottom: boolean }) {
+  const trigger = useEntryTrigger();
+  const [error, setError] = useState<string | null>(null);
+  // Drafts show the person's change at once; main's `layers/changed` then confirms it.
+  const [draftOpacity, setDraftOpacity] = useState<number | null>(null);
+  const [draftVisible, setDraftVisible] = useState<boolean | null>(null);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+
+  async function act(entry: string, params: Record<string, unknown> = {}) {
+    setError(null);
+    const message = await trigger(entry, { layer: layer.id, ...params });
+    if (message) setError(message);
+  }
+
+  function onOpacity(percent: number) {
+    setDraftOpacity(percent);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      void act('layers.set_opacity', { opacity: percent / 100 }).finally(() => setDraftOpacity(null));
+    }, OPACITY_SETTLE_MS);
+  }
+
+  function onVisible(next: boolean) {
+    setDraftVisible(next);
+    void act('layers.set_visibility', { visible: next }).finally(() => setDraftVisible(null));
+  }
+
+  const opacity = draftOpacity ?? Math.round(layer.opacity * 100);
+  const visible = draftVisible ?? layer.visible;
+  const source = layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source;
+
+  return (
+    <li className={`layer-item${visible ? '' : ' layer-item--hidden'}`} data-testid="layer-item" data-layer-name={layer.name}>
+      <div className="layer-item__row">
+        <input
+          type="checkbox"
+          data-testid="layer-visibility"
+          checked={visible}
+          onChange={(e) => onVisible(e.target.checked)}
+          aria-label={`Show ${layer.name}`}
+        />
+        <LayerKindIcon layer={layer} />
+        <button type="button" className="layer-item__name" title={`${source}\nClick to zoom to this layer`} onClick={() => void act('layers.zoom_to')}>
+          {layer.name}
+        </button>
+        <button type="button" className="icon-btn" data-testid="layer-up" disabled={isTop} onClick={() => void act('layers.move', { direction: 'up' })} aria-label="Move up" title="Move up">
+          ▲
+        </button>
+        <button type="button" className="icon-btn" data-testid="layer-down" disabled={isBottom} onClick={() => void act('layers.move', { direction: 'down' })} aria-label="Move down" title="Move down">
+          ▼
+        </button>
+        <button type="button" className="icon-btn icon-btn--danger" data-testid="layer-remove" onClick={() => void act('layers.remove')} aria-label={`Remove ${layer.name}`} title="Remove layer">
+          ✕
+        </button>
+      </div>
+      <div className="layer-item__meta">{describe(layer)}</div>
+      <label className="layer-item__opacity">
+        <span>Opacity</span>
+        <input type="range" min={0} max={100} step={1} value={opacity} data-testid="layer-opacity" onChange={(e) => onOpacity(Number(e.target.value))} aria-label={`Opacity of ${layer.name}`} />
+        <span className="layer-item__opacity-value">{opacity}%</span>
+      </label>
+      {error && (
+        <div className="layer-item__error" role="alert">
+          {error}
+        </div>
+      )}
+    </li>
+  );
+}

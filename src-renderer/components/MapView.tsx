@@ -1,0 +1,84 @@
+import maplibregl, { type Map as MapLibreMap, type MapOptions } from 'maplibre-gl';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { Layer } from '../../src-shared/domain/layer.js';
+import { buildBasemapStyle } from '../../src-shared/style/basemapStyle.js';
+import { fittableBounds, unionExtent } from '../map/bbox.js';
+import { dataUrls } from '../map/dataUrls.js';
+import { useFitRequests } from '../map/useFitRequests.js';
+import { useLayerSync } from '../map/useLayerSync.js';
+import { appStore } from '../store/appStore.js';
+import { selectAppInfo } from '../store/slices/appInfoSlice.js';
+import { selectLayers } from '../store/slices/layersSlice.js';
+import { useAppStore } from '../store/useAppStore.js';
+
+type TestHandle = { __mapwright?: { map: MapLibreMap } };
+
+/** The world, or the union of the project's layers when it has any. */
+function initialView(layers: readonly Layer[]): Partial<MapOptions> {
+  const extent = unionExtent(layers);
+  const bounds = extent ? fittableBounds(extent) : null;
+  if (bounds) return { bounds, fitBoundsOptions: { padding: 40, maxZoom: 16 } };
+  return { center: [0, 20], zoom: 1.2 };
+}
+
+/**
+ * The only owner of the MapLibre map. It exists once `app/info` says where data lives; after
+ * that the store drives it one way: layers through `useLayerSync`, fit requests through
+ * `useFitRequests`. For end-to-end tests it marks the container with `data-map-loaded` and
+ * `data-map-idle-seq` and exposes the instance as `window.__mapwright.map`.
+ */
+export function MapView() {
+  const appInfo = useAppStore(selectAppInfo);
+  const layers = useAppStore(selectLayers);
+  const containerRef = useRef<HTMLDivElement>(null);
+  const [map, setMap] = useState<MapLibreMap | null>(null);
+  const dataBase = appInfo?.dataBase;
+  const dataQuery = appInfo?.dataQuery;
+  const urls = useMemo(
+    () => (dataBase === undefined || dataQuery === undefined ? null : dataUrls(dataBase, dataQuery)),
+    [dataBase, dataQuery],
+  );
+
+  useEffect(() => {
+    const container = containerRef.current;
+    if (!urls || !container) return;
+    const instance = new maplibregl.Map({
+      container,
+      style: buildBasemapStyle(urls.asset),
+      attributionControl: { compact: true },
+      // Tests read pixels back from the canvas; the cost is negligible at desktop sizes.
+      canvasContextAttributes: { preserveDrawingBuffer: true },
+      ...initialView(appStore.getState().layers),
+    });
+    instance.addControl(new maplibregl.NavigationControl({ visualizePitch: false }), 'top-right');
+    instance.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
+    let idleSeq = 0;
+    container.dataset.mapIdleSeq = '0';
+    instance.on('load', () => {
+      container.dataset.mapLoaded = 'true';
+      (window as Window & TestHandle).__mapwright = { map: instance };
+      setMap(instance);
+    });
+    instance.on('idle', () => {
+      idleSeq += 1;
+      container.dataset.mapIdleSeq = String(idleSeq);
+    });
+    instance.on('error', (event) => console.warn('[map]', event.error?.message ?? event));
+    return () => {
+      setMap(null);
+      delete container.dataset.mapLoaded;
+      delete (window as Window & TestHandle).__mapwright;
+      instance.remove();
+    };
+  }, [urls]);
+
+  useLayerSync(map, layers, urls);
+  useFitRequests(map);
+
+  return (
+    <div className="map-pane">
+      <div className="map-container" ref={containerRef} data-testid="map" />
+      {!urls && <div className="map-placeholder">Connecting…</div>}
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import type { ConnectionState } from '../bridge/bridgeTypes.js';
+import type { RunState } from '../../src-shared/domain/chat.js';
+import { selectConnection, selectLoadError, selectModel, selectProjectName } from '../store/slices/appInfoSlice.js';
+import { selectRunStatus } from '../store/slices/runSlice.js';
+import { useAppStore } from '../store/useAppStore.js';
+
+const RUN_LABELS: Record<RunState['status'], string> = {
+  idle: 'Ready',
+  running: 'Working…',
+  awaiting_approval: 'Waiting for your approval',
+};
+
+const CONNECTION_LABELS: Record<ConnectionState, string> = {
+  connecting: 'Connecting…',
+  open: 'Connected',
+  reconnecting: 'Connection lost, reconnecting…',
+  closed: 'Disconnected',
+};
+
+/** One line at the bottom: project, run, model, connection. */
+export function StatusBar() {
+  const model = useAppStore(selectModel);
+  const runStatus = useAppStore(selectRunStatus);
+  const connection = useAppStore(selectConnection);
+  const loadError = useAppStore(selectLoadError);
+  const projectName = useAppStore(selectProjectName);
+  const modelText = model?.configured ? (model.name ?? 'Model configured') : 'No model configured';
+
+  return (
+    <footer className="status-bar" data-testid="status-bar">
+      {projectName && <span className="status-bar__item status-bar__project">{projectName}</span>}
+      <span className={`status-bar__item status-bar__run status-bar__run--${runStatus}`} data-run-status={runStatus}>
+        {RUN_LABELS[runStatus]}
+      </span>
+      {loadError && (
+        <span className="status-bar__item status-bar__error" title={loadError}>
+          Could not load the project: {loadError}
+        </span>
+      )}
+      <span className="status-bar__spacer" />
+      <span className="status-bar__item status-bar__model" title={model?.help ?? undefined} data-model-configured={model?.configured ? 'true' : 'false'}>
+        {model ? modelText : ''}
+      </span>
+      <span className={`status-bar__item status-bar__conn status-bar__conn--${connection}`} data-connection={connection}>
+        <span className="status-dot" aria-hidden="true" />
+        {CONNECTION_LABELS[connection]}
+      </span>
+    </footer>
+  );
+}

@@ -1,0 +1,40 @@
+import type { ChatMessage } from '../../src-shared/domain/chat.js';
+import { prettyJson } from '../lib/jsonTokens.js';
+import { formatDuration } from './format.js';
+import { JsonView } from './JsonView.js';
+
+type ToolInfo = NonNullable<ChatMessage['tool']>;
+
+/** Arguments longer than this start folded, so a big call does not push the chat away. */
+const FOLD_LINES = 10;
+
+/** One tool call in the chat: what ran, on what, how it went. */
+export function ToolCallCard({ tool }: { tool: ToolInfo }) {
+  const duration = formatDuration(tool.durationMs);
+  const argLines = prettyJson(tool.args).split('\n').length;
+  const error = tool.result && !tool.result.ok ? tool.result.error : null;
+  return (
+    <div className={`tool-card tool-card--${tool.status}`}>
+      <div className="tool-card__head">
+        <span className="tool-card__title">{tool.title || tool.name}</span>
+        <code className="tool-card__wire">{tool.name}</code>
+        <span className="tool-card__spacer" />
+        {duration && <span className="tool-card__duration">{duration}</span>}
+        <span className={`status-badge status-badge--${tool.status}`} data-testid="tool-card-status" data-status={tool.status}>
+          {tool.status}
+        </span>
+      </div>
+      {tool.summary && <div className="tool-card__summary">{tool.summary}</div>}
+      <details className="tool-card__args" open={argLines <= FOLD_LINES}>
+        <summary>Arguments</summary>
+        <JsonView value={tool.args} />
+      </details>
+      {error && (
+        <div className="tool-card__error" role="alert">
+          <strong>{error.code}</strong>: {error.message}
+          {error.hint && <div className="tool-card__hint">{error.hint}</div>}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import type { Map as MapLibreMap } from 'maplibre-gl';
+import { useEffect, useRef } from 'react';
+import type { Layer } from '../../src-shared/domain/layer.js';
+import { compileLayerStyle, type CompiledLayerStyle, type LayerUrls } from '../../src-shared/style/compileLayerStyle.js';
+import { syncLayers } from './syncLayers.js';
+
+/**
+ * Diffs the store's layers (bottom-first) into the map whenever either changes. Store → map
+ * only: nothing the map does writes back, so there is no echo to guard against.
+ */
+export function useLayerSync(map: MapLibreMap | null, layers: readonly Layer[], urls: LayerUrls | null): void {
+  const applied = useRef<{ map: MapLibreMap | null; layers: Map<string, CompiledLayerStyle> }>({
+    map: null,
+    layers: new Map(),
+  });
+
+  useEffect(() => {
+    if (!map || !urls) return;
+    // A new map instance starts from the bare basemap: forget what the last one showed.
+    if (applied.current.map !== map) applied.current = { map, layers: new Map() };
+    const desired = layers.map((layer) => ({ layerId: layer.id, compiled: compileLayerStyle(layer, urls) }));
+    applied.current.layers = syncLayers(map, applied.current.layers, desired);
+  }, [map, layers, urls]);
+}

@@ -1,0 +1,89 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { EventName, EventPayload, MethodName, Result } from '../../src-shared/bridge/contract.js';
+import type { ConnectionListener, ConnectionState, RendererBridge } from '../bridge/bridgeTypes.js';
+import { createAppStore } from './appStore.js';
+import { syncStoreWithBridge } from './bridgeSync.js';
+
+/** A bridge whose answers and events the test controls. */
+function fakeBridge(snapshot: () => Result<'project/get'>) {
+  const listeners = new Map<string, ((p: unknown) => void)[]>();
+  const connection: ConnectionListener[] = [];
+  const calls: string[] = [];
+  const info: Result<'app/info'> = {
+    version: '0', host: 'web', dataBase: '/', dataQuery: '?token=t',
+    model: { configured: false, name: null, help: 'Set a model' },
+  };
+  const bridge: RendererBridge = {
+    transport: 'websocket',
+    async call<M extends MethodName>(method: M): Promise<Result<M>> {
+      calls.push(method);
+      return (method === 'app/info' ? info : snapshot()) as Result<M>;
+    },
+    on<E extends EventName>(name: E, listener: (p: EventPayload<E>) => void) {
+      listeners.set(name, [...(listeners.get(name) ?? []), listener as (p: unknown) => void]);
+      return () => {};
+    },
+    connectionState: () => 'open' as ConnectionState,
+    onConnection(listener) {
+      connection.push(listener);
+      return () => {};
+    },
+    dispose() {},
+  };
+  const emit = <E extends EventName>(name: E, payload: EventPayload<E>) => listeners.get(name)?.forEach((l) => l(payload));
+  const reconnect = () => connection.forEach((l) => l('open', { reconnected: true }));
+  return { bridge, emit, reconnect, calls, listeners };
+}
+
+function snapshot(text: string): Result<'project/get'> {
+  return {
+    project: { id: 'p', name: 'Demo', path: '/tmp/p.mapwright' },
+    layers: [],
+    conversationId: 'c1',
+    messages: [{ id: 'm1', conversationId: 'c1', seq: 1, role: 'user', text, createdAt: 'x' }],
+    run: { runId: null, status: 'idle' },
+    pendingApprovals: [],
+  };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+describe('syncStoreWithBridge', () => {
+  it('loads app info and the project, then follows events', async () => {
+    const store = createAppStore();
+    const fake = fakeBridge(() => snapshot('first'));
+    syncStoreWithBridge(fake.bridge, store);
+    await settle();
+    assert.equal(store.getState().appInfo?.dataQuery, '?token=t');
+    assert.equal(store.getState().project?.name, 'Demo');
+    assert.equal(store.getState().messagesById['m1']?.text, 'first');
+
+    fake.emit('run/changed', { runId: 'r1', status: 'running' });
+    fake.emit('assistant/delta', { messageId: 'm2', delta: 'Hi' });
+    fake.emit('map/fit-requested', { bbox: [0, 0, 1, 1] });
+    assert.equal(store.getState().run.status, 'running');
+    assert.equal(store.getState().messagesById['m2']?.text, 'Hi');
+    assert.equal(store.getState().messagesById['m2']?.conversationId, 'c1');
+    assert.deepEqual(store.getState().fitRequest?.bbox, [0, 0, 1, 1]);
+  });
+
+  it('subscribes to every contract event', () => {
+    const fake = fakeBridge(() => snapshot('x'));
+    syncStoreWithBridge(fake.bridge, createAppStore());
+    assert.equal(fake.listeners.size, 7);
+  });
+
+  it('re-fetches state after a reconnect', async () => {
+    const store = createAppStore();
+    let text = 'before';
+    const fake = fakeBridge(() => snapshot(text));
+    syncStoreWithBridge(fake.bridge, store);
+    await settle();
+    text = 'after';
+    fake.reconnect();
+    await settle();
+    assert.equal(store.getState().messagesById['m1']?.text, 'after');
+    assert.equal(fake.calls.filter((c) => c === 'project/get').length, 2);
+  });
+});
