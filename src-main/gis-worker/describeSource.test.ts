@@ -70,6 +70,25 @@ describe('describeSource: vectors', { skip: skipReason }, () => {
     assert.ok(x[0] <= f[0] && x[1] <= f[1] && x[2] >= f[2] && x[3] >= f[3], `${x} holds ${f}`);
   });
 
+  test('describing many files in a row never mixes up their CRSs', async () => {
+    // gdal-async caches SRS wrappers by GDAL's object address; a stale entry once made
+    // nc.gpkg report EPSG:4326. Interleave files so freed addresses get reused.
+    const expected: [string, number | null][] = [
+      ['nc.gpkg', 4267],
+      ['scot_BNG.shp', 27700],
+      ['ne_110m_admin_0_countries.json', 4326],
+      ['meuse.sqlite', 28992],
+      ['trin_inca_pl03.shp', null],
+      ['L7_ETMs.tif', 31985],
+    ];
+    for (let round = 0; round < 15; round++) {
+      for (const [name, epsg] of expected) {
+        const info = await describeSource(fixture(name));
+        assert.equal(info.crs?.epsg ?? null, epsg, `${name}, round ${round}`);
+      }
+    }
+  });
+
   test('shapefile without .prj: crs and extent4326 are null, NULL geometry counted', async () => {
     const info = await describeSource(fixture('trin_inca_pl03.shp'));
     assert.equal(info.crs, null);

@@ -68,6 +68,19 @@ describe('syncStoreWithBridge', () => {
     assert.deepEqual(store.getState().fitRequest?.bbox, [0, 0, 1, 1]);
   });
 
+  it('fits the view to the first layer of an empty project, not to later ones', async () => {
+    const store = createAppStore();
+    const fake = fakeBridge(() => snapshot('x'));
+    syncStoreWithBridge(fake.bridge, store);
+    await settle();
+    const layer = (id: string, extent4326: [number, number, number, number]) =>
+      ({ id, order: 0, info: { extent4326 } }) as never;
+    fake.emit('layers/changed', { layers: [layer('a', [0, 0, 1, 1])] });
+    assert.deepEqual(store.getState().fitRequest, { seq: 1, bbox: [0, 0, 1, 1] });
+    fake.emit('layers/changed', { layers: [layer('a', [0, 0, 1, 1]), layer('b', [5, 5, 6, 6])] });
+    assert.equal(store.getState().fitRequest?.seq, 1);
+  });
+
   it('subscribes to every contract event', () => {
     const fake = fakeBridge(() => snapshot('x'));
     syncStoreWithBridge(fake.bridge, createAppStore());

@@ -1,6 +1,7 @@
 import type { EventName, EventPayload } from '../../src-shared/bridge/contract.js';
 import { EVENT_NAMES } from '../../src-shared/bridge/names.js';
 import type { RendererBridge } from '../bridge/bridgeTypes.js';
+import { unionExtent } from '../map/bbox.js';
 import type { AppState, AppStore } from './appStore.js';
 
 /** Where each push event lands; a new event in the contract is a type error here until handled. */
@@ -10,7 +11,13 @@ const eventHandlers: { [E in EventName]: (state: AppState, payload: EventPayload
   'assistant/delta': (s, { messageId, delta }) => s.appendDelta(messageId, delta),
   'approval/requested': (s, request) => s.enqueueApproval(request),
   'approval/resolved': (s, { approvalId }) => s.resolveApproval(approvalId),
-  'layers/changed': (s, { layers }) => s.setLayers(layers),
+  'layers/changed': (s, { layers }) => {
+    const wasEmpty = s.layers.length === 0;
+    s.setLayers(layers);
+    // As in a desktop GIS, the first layer of an empty project sets the view.
+    const extent = wasEmpty ? unionExtent(layers) : null;
+    if (extent) s.requestFit(extent);
+  },
   'map/fit-requested': (s, { bbox }) => s.requestFit(bbox),
 };
 
