@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildAll } from './build.js';
@@ -12,13 +11,13 @@ import { runWebHost } from './web.js';
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/** The Electron binary if installed. Not `require('electron')`: that starts a download when it is missing. */
 function electronBinary(): string | null {
-  try {
-    const path = createRequire(import.meta.url)('electron') as unknown;
-    return typeof path === 'string' && existsSync(path) ? path : null;
-  } catch {
-    return null;
-  }
+  const dir = join(root, 'node_modules', 'electron');
+  const pathFile = join(dir, 'path.txt');
+  if (!existsSync(pathFile)) return null;
+  const binary = join(dir, 'dist', readFileSync(pathFile, 'utf8').trim());
+  return existsSync(binary) ? binary : null;
 }
 
 async function main(): Promise<void> {

@@ -4,6 +4,7 @@ import { bandRange, finiteOrNull } from './bandStats.js';
 import { crsInfo, looksLikeDegrees, transformBBox, wgs84 } from './crs.js';
 import { BadInputError, gdalReason, throwIfCancelled } from './errors.js';
 import { geometryTypeName, summariseGeometryTypes } from './geometryType.js';
+import { layerSrs } from './layerSrs.js';
 import { openSource, type OpenedRaster, type OpenedVector } from './openSource.js';
 import { rasterGeoref } from './rasterGeoref.js';
 
@@ -31,7 +32,7 @@ async function describeVector(opened: OpenedVector, signal?: AbortSignal): Promi
   throwIfCancelled(signal);
 
   const extent = featureCount > 0 ? layerExtent(layer) : null;
-  let srs = layer.srs;
+  let srs = await layerSrs(opened.ds, layer.name);
   // CSV has nowhere to store a CRS; lon/lat columns are WGS 84 by convention.
   if (!srs && opened.delimitedText && looksLikeDegrees(extent)) srs = wgs84();
   const crs = crsInfo(srs);

@@ -3,6 +3,7 @@ import type { BBox } from '../../src-shared/domain/layer.js';
 import { looksLikeDegrees } from './crs.js';
 import { BadInputError, gdalReason, throwIfCancelled } from './errors.js';
 import { gdal } from './gdal.js';
+import { layerSrs } from './layerSrs.js';
 import { openSource } from './openSource.js';
 import type { ProgressFn } from './progressThrottle.js';
 import { releaseVsimem, vsimemPath } from './vsimem.js';
@@ -23,7 +24,7 @@ export async function vectorToGeoJSON(source: string, signal?: AbortSignal, prog
     throwIfCancelled(signal);
     const { layer, path } = opened;
     const args = ['-f', 'GeoJSON', '-lco', 'RFC7946=YES'];
-    if (layer.srs) {
+    if (await layerSrs(opened.ds, layer.name)) {
       args.push('-t_srs', 'EPSG:4326');
     } else if (!looksLikeDegrees(extentOf(layer))) {
       throw new BadInputError(
