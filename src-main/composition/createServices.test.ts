@@ -4,12 +4,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
-import { startScriptedModelServer, type ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
+import { startScriptedModelServer, type ScriptedModelServer, type ScriptStep } from '../../e2e/model-server/scriptedModelServer.js';
 import type { EventName } from '../../src-shared/bridge/names.js';
 import type { ApprovalRequest } from '../../src-shared/domain/chat.js';
 import { forkLauncher } from '../worker-host/forkLauncher.js';
 import { createServices } from './createServices.js';
-import type { Services } from './services.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const fixtures = resolve(root, '..', 'shared', 'fixtures', 'gis');
@@ -193,7 +192,7 @@ describe('main services with the scripted model and the real GIS worker', { skip
     const empty = join(dir, 'empty.gpkg');
     writeFileSync(empty, '');
     const cases = [join(dir, 'missing.gpkg'), empty, join(fixtures, 'truncated.tiff'), fakeShp, badJson];
-    model.script(cases.flatMap((path) => [{ toolCalls: [{ name: 'layers_load', arguments: { path } }] }]).concat([{ text: 'None of them could be loaded.' }]));
+    model.script([...cases.map((path): ScriptStep => ({ toolCalls: [{ name: 'layers_load', arguments: { path } }] })), { text: 'None of them could be loaded.' }]);
     const app = await startApp(model);
     homes.push(app.home);
     await app.services.invoke('chat/send', { text: 'load these files' });

@@ -6,7 +6,7 @@ import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
 import type { DataResponse } from './services.js';
 
 /** A 1×1 transparent PNG: the answer for a tile outside a raster (MapLibre stretches it). */
-const EMPTY_TILE = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+export const EMPTY_TILE = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAACklEQVR4AWMAAQAABQABNtCI3QAAAABJRU5ErkJggg==', 'base64');
 
 const TYPES: Record<string, string> = {
   '.geojson': 'application/geo+json',

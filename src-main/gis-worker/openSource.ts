@@ -46,9 +46,9 @@ export async function openSource(source: string): Promise<OpenedSource> {
 
   let ds: Dataset;
   try {
-    // gdal-async 3.12's Driver.openAsync drops its open options (the native side reads that
-    // argument slot as the callback), so CSV is opened synchronously: it only reads the header
-    // and a sample of rows, a short block of the event loop.
+    // gdal-async 3.12's Driver.openAsync ignores its open options (checked: the CSV came back
+    // with no geometry and all-text fields), so CSV is opened synchronously; that reads only
+    // the header and a sample of rows, a short block of the event loop.
     ds = delimitedText ? gdal.drivers.get('CSV').open(path, 'r', CSV_OPEN_OPTIONS) : await gdal.openAsync(path, 'r');
   } catch (err) {
     throw new BadInputError(openFailure(path, size, err, await jsonSyntaxError(path, size)));

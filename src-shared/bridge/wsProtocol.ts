@@ -12,7 +12,8 @@ export const WsClientFrame = z.object({
 });
 export type WsClientFrame = z.infer<typeof WsClientFrame>;
 
-export const WsServerFrame = z.discriminatedUnion('type', [
+// A plain union: two members share `type: 'response'` (zod's discriminated union refuses that).
+export const WsServerFrame = z.union([
   z.object({ type: z.literal('response'), id: z.number().int(), ok: z.literal(true), result: z.unknown() }),
   z.object({ type: z.literal('response'), id: z.number().int(), ok: z.literal(false), error: z.string() }),
   z.object({ type: z.literal('event'), name: z.string(), payload: z.unknown() }),

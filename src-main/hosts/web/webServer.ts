@@ -95,7 +95,10 @@ export async function startWebServer(opts: {
     async close() {
       for (const client of wss.clients) client.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Browsers keep idle keep-alive connections open; close() alone would wait for them.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
       await services?.close();
     },
   };

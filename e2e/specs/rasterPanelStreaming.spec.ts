@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { startScriptedModelServer, type ScriptedModelServer } from '../model-server/scriptedModelServer.js';
+import { AppDriver, colourDistance } from '../support/appDriver.js';
+import { launchBrowser } from '../support/browser.js';
+import { gisFixtures, startWebHost, type RunningHost } from '../support/webHost.js';
+
+const ELEV = join(gisFixtures, 'elev.tif');
+const haveFixtures = existsSync(ELEV);
+if (!haveFixtures) console.log(`# skipping browser e2e: ${gisFixtures} is absent`);
+
+/** Inside terra's elev.tif (Luxembourg, SRTM-derived elevation). */
+const IN_LUXEMBOURG: [number, number] = [6.0, 49.75];
+
+async function centreOn(page: Page, lon: number, lat: number, zoom: number): Promise<void> {
+  await page.evaluate(
+    ([x, y, z]) => {
+      const w = window as unknown as { __mapwright: { map: { jumpTo(o: object): void } } };
+      w.__mapwright.map.jumpTo({ center: [x, y], zoom: z });
+    },
+    [lon, lat, zoom],
+  );
+}
+
+describe('raster tiles, the layer panel, streaming and Stop', { skip: !haveFixtures }, () => {
+  let browser: Browser;
+  let model: ScriptedModelServer;
+  let home: string;
+  let host: RunningHost;
+  let page: Page;
+  let app: AppDriver;
+
+  before(async () => {
+    browser = await launchBrowser();
+    model = await startScriptedModelServer();
+    home = mkdtempSync(join(tmpdir(), 'mapwright-e2e-'));
+    host = await startWebHost({ MAPWRIGHT_HOME: home, MAPWRIGHT_MODEL_URL: model.url, MAPWRIGHT_MODEL: 'scripted' });
+    page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    app = new AppDriver(page);
+    await app.open(host.url);
+  });
+  after(async () => {
+    await host?.stop();
+    await browser?.close();
+    await model?.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('a GeoTIFF arrives as worker-rendered tiles over the basemap', async () => {
+    await centreOn(page, 6.1, 49.8, 8);
+    const basemap = await app.mapPixelAt(...IN_LUXEMBOURG);
+    model.script([{ toolCalls: [{ name: 'layers_load', arguments: { path: ELEV } }] }, { text: 'The elevation raster is loaded.' }]);
+    await app.askAgent(`load ${ELEV}`);
+    await app.approvePending();
+    await app.waitForLayer('elev');
+    await app.waitForMessage('assistant', /elevation raster is loaded/);
+    await centreOn(page, 6.1, 49.8, 8);
+    const raster = await app.mapPixelAt(...IN_LUXEMBOURG);
+    await app.screenshot('r1-raster-tiles');
+    assert.ok(colourDistance(basemap, raster) > 30, `the raster is drawn: ${basemap} → ${raster}`);
+    assert.ok(Math.abs(raster[0] - raster[1]) < 12 && Math.abs(raster[1] - raster[2]) < 12, `a grey ramp: ${raster}`);
+  });
+
+  it('panel actions go through the dispatcher as the user: opacity, visibility, remove — no dialog, persisted', async () => {
+    const item = page.locator('[data-testid="layer-item"][data-layer-name="elev"]');
+    await item.getByTestId('layer-opacity').fill('0');
+    await page.waitForTimeout(600);
+    await app.waitForMapIdle();
+    const hidden = await app.mapPixelAt(...IN_LUXEMBOURG);
+    await item.getByTestId('layer-opacity').fill('100');
+    await page.waitForTimeout(600);
+    const shown = await app.mapPixelAt(...IN_LUXEMBOURG);
+    assert.ok(colourDistance(hidden, shown) > 30, `opacity 0 shows the basemap, 100 the raster: ${hidden} vs ${shown}`);
+
+    await item.getByTestId('layer-visibility').uncheck();
+    await page.waitForTimeout(300);
+    const invisible = await app.mapPixelAt(...IN_LUXEMBOURG);
+    assert.ok(colourDistance(invisible, hidden) < 20, `hidden layer is not drawn: ${invisible}`);
+    assert.equal(await page.getByTestId('approval-dialog').count(), 0, 'the person’s own actions need no dialog');
+
+    await page.reload();
+    await app.waitForMapIdle();
+    await app.waitForLayer('elev');
+    assert.equal(await page.locator('[data-testid="layer-item"][data-layer-name="elev"]').getByTestId('layer-visibility').isChecked(), false, 'visibility was saved');
+
+    await page.locator('[data-testid="layer-item"][data-layer-name="elev"]').getByTestId('layer-remove').click();
+    await page.locator('[data-testid="layer-item"][data-layer-name="elev"]').waitFor({ state: 'detached' });
+    assert.deepEqual(await app.layerNames(), []);
+  });
+
+  it('the reply streams in, and Stop ends a run cleanly', async () => {
+    const long = 'Natural Earth is a public domain map dataset available at 1:10m, 1:50m, and 1:110m scales. '.repeat(4);
+    model.reset();
+    model.script([{ text: long, chunkSize: 4, delayMs: 15 }]);
+    await app.askAgent('tell me about Natural Earth');
+    // Seen partially before it is complete: the text grows as deltas arrive.
+    const partial = await app.waitForMessage('assistant', /Natural Earth is a public/);
+    assert.ok(partial.length < long.trim().length, `seen while streaming (${partial.length} of ${long.length} chars)`);
+    await app.waitForMessage('assistant', /110m scales\.\s*$/);
+    await app.waitForRunIdle();
+
+    model.script([{ text: 'This answer is very slow. '.repeat(40), chunkSize: 2, delayMs: 50 }]);
+    await app.askAgent('say something slowly');
+    await app.waitForMessage('assistant', /This answer/);
+    await page.getByTestId('stop-run').click();
+    await app.waitForMessage('notice', /Stopped/);
+    await app.waitForRunIdle();
+    await app.screenshot('s-stopped');
+    // The chat is usable again and the partial reply was kept as shown.
+    model.script([{ text: 'Ready again.' }]);
+    await app.askAgent('hello again');
+    await app.waitForMessage('assistant', /Ready again\./);
+    const msgs = await app.messages();
+    const cut = msgs.find((m) => m.role === 'assistant' && /This answer/.test(m.text))!;
+    assert.ok(cut.text.length < 'This answer is very slow. '.repeat(40).trim().length, 'the stopped reply is partial');
+  });
+});
