@@ -52,7 +52,7 @@ command -v gdal-config >/dev/null || { echo "setup: gdal-config not found; GDAL'
 echo "setup: GDAL $(gdal-config --version), Node $(node --version)"
 
 # .npmrc makes gdal-async build against the system GDAL (minutes) instead of its bundled copy (hours).
-npm ci --no-audit --no-fund
+npm ci --no-audit --no-fund --loglevel warn
 # Electron's runtime comes from GitHub, not the npm registry; where it cannot be fetched the
 # app runs through the web host.
 if timeout 600 node node_modules/electron/install.js >/dev/null 2>&1; then

@@ -3,6 +3,9 @@ import { ApprovalRequest, ChatMessage, RunState } from '../domain/chat.js';
 import { BBox, Layer } from '../domain/layer.js';
 import { ToolResult } from '../tools/toolResult.js';
 import type { EventName, MethodName } from './names.js';
+import { conversationEvents, conversationMethods } from './conversationContract.js';
+import { settingsEvents, settingsMethods } from './settingsContract.js';
+import { toolLayerEvents, toolLayerMethods } from './toolLayerContract.js';
 
 /**
  * The one contract between the renderer and main (DESIGN §1). Main parses every request
@@ -55,6 +58,9 @@ export const methods = {
     params: z.object({ entry: z.string(), params: z.record(z.string(), z.unknown()) }),
     result: ToolResult,
   },
+  ...settingsMethods,
+  ...conversationMethods,
+  ...toolLayerMethods,
 } satisfies Record<MethodName, { params: z.ZodType; result: z.ZodType }>;
 
 export const events = {
@@ -65,6 +71,9 @@ export const events = {
   'approval/resolved': z.object({ approvalId: z.string(), decision: z.enum(['approve', 'reject']) }),
   'layers/changed': z.object({ layers: z.array(Layer) }),
   'map/fit-requested': z.object({ bbox: BBox }),
+  ...settingsEvents,
+  ...conversationEvents,
+  ...toolLayerEvents,
 } satisfies Record<EventName, z.ZodType>;
 
 export type Methods = typeof methods;

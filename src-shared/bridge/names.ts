@@ -1,18 +1,20 @@
 /**
  * The bridge's method and event names, alone, so the preload can build one function per
  * method without pulling in zod. `contract.ts` checks these lists against the schemas.
+ * Each domain keeps its own list; the contract files beside this one hold their schemas.
  */
-export const METHOD_NAMES = [
-  'app/info',
-  'project/get',
-  'chat/send',
-  'run/stop',
-  'tools/decide',
-  'entries/trigger',
-] as const;
+const CORE_METHODS = ['app/info', 'project/get', 'chat/send', 'run/stop', 'tools/decide', 'entries/trigger'] as const;
+/** Model settings and connection tests (settingsContract.ts). */
+const SETTINGS_METHODS = [] as const;
+/** Conversation list, switching, renaming (conversationContract.ts). */
+const CONVERSATION_METHODS = [] as const;
+/** Approval modes, undo, audit (toolLayerContract.ts). */
+const TOOL_LAYER_METHODS = [] as const;
+
+export const METHOD_NAMES = [...CORE_METHODS, ...SETTINGS_METHODS, ...CONVERSATION_METHODS, ...TOOL_LAYER_METHODS] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];
 
-export const EVENT_NAMES = [
+const CORE_EVENTS = [
   'run/changed',
   'message/upserted',
   'assistant/delta',
@@ -21,4 +23,9 @@ export const EVENT_NAMES = [
   'layers/changed',
   'map/fit-requested',
 ] as const;
+const SETTINGS_EVENTS = [] as const;
+const CONVERSATION_EVENTS = [] as const;
+const TOOL_LAYER_EVENTS = [] as const;
+
+export const EVENT_NAMES = [...CORE_EVENTS, ...SETTINGS_EVENTS, ...CONVERSATION_EVENTS, ...TOOL_LAYER_EVENTS] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
