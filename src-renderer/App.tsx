@@ -1,7 +1,9 @@
 import { ApprovalDialog } from './components/ApprovalDialog.js';
+import { AuditPanel } from './components/AuditPanel.js';
 import { ChatDock } from './components/ChatDock.js';
 import { LayerPanel } from './components/LayerPanel.js';
 import { MapView } from './components/MapView.js';
+import { SettingsPanel } from './components/SettingsPanel.js';
 import { StatusBar } from './components/StatusBar.js';
 
 /** Layout only: each region subscribes to the store itself. */
@@ -14,6 +16,8 @@ export function App() {
         <ChatDock />
       </div>
       <StatusBar />
+      <AuditPanel />
+      <SettingsPanel />
       <ApprovalDialog />
     </div>
   );

@@ -7,6 +7,11 @@ import { removeLayer } from './layers/removeLayer.js';
 import { setLayerOpacity } from './layers/setLayerOpacity.js';
 import { setLayerVisibility } from './layers/setLayerVisibility.js';
 import { zoomToLayer } from './layers/zoomToLayer.js';
+import { currentView } from './map/currentView.js';
+import { mapScreenshot } from './map/mapScreenshot.js';
+import { describeAlgorithm } from './processing/describeAlgorithm.js';
+import { listAlgorithms } from './processing/listAlgorithms.js';
+import { runAlgorithm } from './processing/runAlgorithm.js';
 
 /** Every built-in tool. A new domain adds its folder here; orchestration stays untouched. */
 export const builtInTools: readonly ToolDefinition[] = [
@@ -18,4 +23,9 @@ export const builtInTools: readonly ToolDefinition[] = [
   setLayerVisibility,
   moveLayer,
   zoomToLayer,
+  currentView,
+  mapScreenshot,
+  listAlgorithms,
+  describeAlgorithm,
+  runAlgorithm,
 ] as unknown as readonly ToolDefinition[];

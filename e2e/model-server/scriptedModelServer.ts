@@ -1,5 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { anthropicErrorBody, anthropicEvents, anthropicMessage } from './anthropicReply.js';
+import { refusalBody, type EndpointBehaviour, type Wire } from './endpointBehaviour.js';
 import {
   errorBodyOf,
   estimateTokens,
@@ -13,30 +15,39 @@ import {
 } from './scriptedReply.js';
 
 export type { ReceivedMessage, ReceivedRequest, ScriptedToolCall, ScriptReply, ScriptStep } from './scriptedReply.js';
+export type { EndpointBehaviour } from './endpointBehaviour.js';
 export { NO_MORE_STEPS_TEXT } from './scriptedReply.js';
 
 /**
- * A loopback server that speaks the real OpenAI Chat Completions wire format and answers
- * from a per-test script, so unit, integration and browser tests drive the whole app
- * through the same adapter a real model would use.
+ * A loopback server that speaks the real OpenAI Chat Completions (`POST /v1/chat/completions`)
+ * and Anthropic Messages (`POST /v1/messages`) wire formats and answers from a per-test
+ * script, so unit, integration and browser tests drive the whole app through the same
+ * adapters a real model would use. Endpoint quirks (refusing `tools` or `stream`, ignoring
+ * `stream`, wanting a key) are set with `behave()` and cost no script step.
  */
 export interface ScriptedModelServer {
   /** Base URL to configure the app with, e.g. `http://127.0.0.1:PORT/v1`. */
   readonly url: string;
   readonly port: number;
-  /** Parsed JSON bodies of the chat requests received, in order. Same array across `reset()`. */
+  /** Parsed JSON bodies of the completion requests received (both wires), in order. Same array across `reset()`. */
   readonly requests: ReceivedRequest[];
-  /** Headers of those requests, index for index (to check `Authorization`). */
+  /** Headers of those requests, index for index (to check `Authorization`, `x-api-key`). */
   readonly requestHeaders: IncomingHttpHeaders[];
+  /** Which wire each request used, index for index. */
+  readonly requestWires: Wire[];
   /** Steps not yet used. */
   readonly pendingSteps: number;
   /** Replaces the queue of replies. */
   script(steps: ScriptStep[]): void;
   /** Appends to the queue of replies. */
   push(...steps: ScriptStep[]): void;
+  /** Sets how the endpoint behaves from now on (merged into the current behaviour). */
+  behave(behaviour: EndpointBehaviour): void;
+  /** Model ids `GET /v1/models` lists. */
+  setModels(ids: string[]): void;
   /** Resolves with `requests` once at least `count` have arrived. */
   waitForRequests(count: number, timeoutMs?: number): Promise<ReceivedRequest[]>;
-  /** Forgets the queue and the recorded requests. */
+  /** Forgets the queue, the recorded requests and the behaviour. */
   reset(): void;
   close(): Promise<void>;
 }
@@ -47,32 +58,51 @@ export interface ScriptedModelServerOptions {
 }
 
 const JSON_HEADERS = { 'Content-Type': 'application/json' };
+const DEFAULT_MODELS = ['scripted-model'];
 
 export async function startScriptedModelServer(options: ScriptedModelServerOptions = {}): Promise<ScriptedModelServer> {
   let queue: ScriptStep[] = [];
+  let behaviour: EndpointBehaviour = {};
+  let models = [...DEFAULT_MODELS];
   const requests: ReceivedRequest[] = [];
   const requestHeaders: IncomingHttpHeaders[] = [];
+  const requestWires: Wire[] = [];
   let waiters: { count: number; resolve: () => void }[] = [];
   let completions = 0;
   let callIds = 0;
 
-  function record(body: ReceivedRequest, headers: IncomingHttpHeaders): void {
+  function record(body: ReceivedRequest, headers: IncomingHttpHeaders, wire: Wire): void {
     requests.push(body);
     requestHeaders.push(headers);
+    requestWires.push(wire);
     const ready = waiters.filter((w) => requests.length >= w.count);
     waiters = waiters.filter((w) => requests.length < w.count);
     for (const waiter of ready) waiter.resolve();
   }
 
-  async function handleChat(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const errorOf = (wire: Wire, reply: ScriptReply, status: number) =>
+    wire === 'anthropic' ? anthropicErrorBody(reply, status) : errorBodyOf(reply, status);
+
+  async function handleCompletion(wire: Wire, req: IncomingMessage, res: ServerResponse): Promise<void> {
     let body: ReceivedRequest;
     try {
       body = JSON.parse(await readBody(req)) as ReceivedRequest;
     } catch {
-      sendJson(res, 400, { error: { message: 'The request body is not JSON.', type: 'invalid_request_error', param: null, code: null } });
+      sendJson(res, 400, errorOf(wire, { errorBody: undefined }, 400));
       return;
     }
-    record(body, req.headers);
+    record(body, req.headers, wire);
+
+    // Endpoint quirks first: they answer before any step is used, as a real server would.
+    if (behaviour.requireKey !== undefined && !hasKey(req.headers, wire, behaviour.requireKey)) {
+      sendJson(res, 401, errorOf(wire, {}, 401));
+      return;
+    }
+    const refusal = refusalBody(wire, behaviour, body);
+    if (refusal) {
+      sendJson(res, 400, refusal);
+      return;
+    }
 
     const step = queue.shift();
     let reply: ScriptReply;
@@ -80,7 +110,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       reply = step === undefined ? { text: NO_MORE_STEPS_TEXT } : typeof step === 'function' ? step(body) : step;
     } catch (error) {
       // A broken script must be visible in the test, not a hang.
-      sendJson(res, 500, { error: { message: `scripted step threw: ${String(error)}`, type: 'server_error', param: null, code: null } });
+      sendJson(res, 500, errorOf(wire, { errorBody: { error: { message: `scripted step threw: ${String(error)}`, type: 'server_error' } } }, 500));
       return;
     }
 
@@ -94,52 +124,71 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     };
     const closed = closedSignal(res);
 
-    if (reply.status !== undefined && reply.status >= 400) {
+    if (reply.raw) {
       await pause(reply.delayMs, closed);
-      if (!closed.closed) sendJson(res, reply.status, errorBodyOf(reply, reply.status));
+      if (!closed.closed) await sendRaw(res, reply.raw, reply.rawSliceBytes ?? 0, closed);
       return;
     }
-    if (body.stream !== true || reply.ignoreStream) {
+    if (reply.status !== undefined && reply.status >= 400) {
       await pause(reply.delayMs, closed);
-      if (!closed.closed) sendJson(res, 200, replyCompletion(reply, ctx));
+      const headers: Record<string, string> = { ...JSON_HEADERS };
+      if (reply.retryAfter !== undefined) headers['Retry-After'] = String(reply.retryAfter);
+      if (!closed.closed) res.writeHead(reply.status, headers).end(JSON.stringify(errorOf(wire, reply, reply.status)));
+      return;
+    }
+    if (body.stream !== true || reply.ignoreStream || behaviour.ignoreStream) {
+      await pause(reply.delayMs, closed);
+      if (!closed.closed) sendJson(res, 200, wire === 'anthropic' ? anthropicMessage(reply, ctx) : replyCompletion(reply, ctx));
       return;
     }
 
-    const chunks = replyChunks(reply, ctx, body.stream_options?.include_usage === true);
+    const events =
+      wire === 'anthropic'
+        ? anthropicEvents(reply, ctx).map((e) => `event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`)
+        : [...replyChunks(reply, ctx, body.stream_options?.include_usage === true).map((c) => `data: ${JSON.stringify(c)}\n\n`), 'data: [DONE]\n\n'];
+    // Chat Completions' `[DONE]` is not a chunk: a cut after every chunk still lacks it.
+    const countable = wire === 'anthropic' ? events.length : events.length - 1;
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
-    // Headers first, so even a cut before any chunk reaches the client as a started stream.
+    // Headers first, so even a cut before any event reaches the client as a started stream.
     res.flushHeaders();
-    for (let i = 0; i < chunks.length; i += 1) {
-      if (reply.cutAfterChunks !== undefined && i >= reply.cutAfterChunks) {
+    for (let i = 0; i < events.length; i += 1) {
+      if (reply.cutAfterChunks !== undefined && i >= Math.min(reply.cutAfterChunks, countable)) {
         // Abrupt end: the socket closes without the terminating HTTP chunk, like a crashed server.
         res.socket?.destroy();
         return;
       }
-      if (i > 0) await pause(reply.delayMs, closed);
+      if (i > 0 && i < countable) await pause(reply.delayMs, closed);
       if (closed.closed) return;
-      await write(res, `data: ${JSON.stringify(chunks[i])}\n\n`, closed);
+      await write(res, events[i]!, closed);
     }
-    if (reply.cutAfterChunks !== undefined && reply.cutAfterChunks >= chunks.length) {
-      res.socket?.destroy();
+    res.end();
+  }
+
+  function handleModels(req: IncomingMessage, res: ServerResponse): void {
+    if (behaviour.requireKey !== undefined && !hasKey(req.headers, req.headers['anthropic-version'] ? 'anthropic' : 'openai', behaviour.requireKey)) {
+      sendJson(res, 401, { error: { message: 'Scripted: a key is required to list models.', type: 'invalid_request_error' } });
       return;
     }
-    if (closed.closed) return;
-    await write(res, 'data: [DONE]\n\n', closed);
-    res.end();
+    if (req.headers['anthropic-version']) {
+      const data = models.map((id) => ({ type: 'model', id, display_name: id, created_at: '2025-01-01T00:00:00Z' }));
+      sendJson(res, 200, { data, has_more: false, first_id: models[0] ?? null, last_id: models.at(-1) ?? null });
+      return;
+    }
+    sendJson(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'mapwright-tests' })) });
   }
 
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (req.method === 'POST' && /\/chat\/completions\/?$/.test(path)) {
-      handleChat(req, res).catch((error: unknown) => {
+    const wire: Wire | null = /\/chat\/completions\/?$/.test(path) ? 'openai' : /\/messages\/?$/.test(path) ? 'anthropic' : null;
+    if (req.method === 'POST' && wire) {
+      handleCompletion(wire, req, res).catch((error: unknown) => {
         if (!res.headersSent) sendJson(res, 500, { error: { message: String(error), type: 'server_error', param: null, code: null } });
         else res.destroy();
       });
       return;
     }
     if (req.method === 'GET' && /\/models\/?$/.test(path)) {
-      // Some clients probe the model list before chatting.
-      sendJson(res, 200, { object: 'list', data: [{ id: 'scripted-model', object: 'model', created: 0, owned_by: 'mapwright-tests' }] });
+      handleModels(req, res);
       return;
     }
     sendJson(res, 404, { error: { message: `No route ${req.method} ${path}`, type: 'invalid_request_error', param: null, code: null } });
@@ -161,6 +210,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     port,
     requests,
     requestHeaders,
+    requestWires,
     get pendingSteps() {
       return queue.length;
     },
@@ -169,6 +219,12 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     },
     push(...steps) {
       queue.push(...steps);
+    },
+    behave(next) {
+      behaviour = { ...behaviour, ...next };
+    },
+    setModels(ids) {
+      models = [...ids];
     },
     waitForRequests(count, timeoutMs = 5000) {
       if (requests.length >= count) return Promise.resolve(requests);
@@ -189,8 +245,11 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     },
     reset() {
       queue = [];
+      behaviour = {};
+      models = [...DEFAULT_MODELS];
       requests.length = 0;
       requestHeaders.length = 0;
+      requestWires.length = 0;
     },
     close() {
       return new Promise<void>((resolve) => {
@@ -200,6 +259,10 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       });
     },
   };
+}
+
+function hasKey(headers: IncomingHttpHeaders, wire: Wire, key: string): boolean {
+  return wire === 'anthropic' ? headers['x-api-key'] === key : headers.authorization === `Bearer ${key}`;
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -214,6 +277,21 @@ function readBody(req: IncomingMessage): Promise<string> {
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, JSON_HEADERS);
   res.end(JSON.stringify(body));
+}
+
+/** A recorded body, byte for byte, optionally a few bytes per write. */
+async function sendRaw(res: ServerResponse, raw: NonNullable<ScriptReply['raw']>, slice: number, closed: ClosedFlag): Promise<void> {
+  const bytes = typeof raw.body === 'string' ? Buffer.from(raw.body, 'utf8') : Buffer.from(raw.body);
+  res.writeHead(raw.status ?? 200, { 'Content-Type': raw.contentType });
+  if (slice <= 0) {
+    res.end(bytes);
+    return;
+  }
+  for (let offset = 0; offset < bytes.length && !closed.closed; offset += slice) {
+    await write(res, bytes.subarray(offset, offset + slice), closed);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  res.end();
 }
 
 interface ClosedFlag {
@@ -245,7 +323,7 @@ function pause(ms: number | undefined, closed: ClosedFlag): Promise<void> {
 }
 
 /** Waits until the bytes are handed to the OS, so a following cut keeps everything written. */
-function write(res: ServerResponse, data: string, closed: ClosedFlag): Promise<void> {
+function write(res: ServerResponse, data: string | Uint8Array, closed: ClosedFlag): Promise<void> {
   return new Promise((resolve) => {
     res.write(data, () => resolve());
     // A write to a connection the client dropped may never report back.

@@ -26,6 +26,21 @@ export interface ScriptReply {
   cutAfterChunks?: number;
   /** Answer one `chat.completion` JSON even when asked to stream, like servers that ignore `stream`. */
   ignoreStream?: boolean;
+  /**
+   * Reasoning before the answer. Chat Completions: `reasoning_content` deltas (or the shape
+   * `reasoningShape` names); Anthropic: a signed thinking block.
+   */
+  reasoning?: string;
+  /** How reasoning travels on the Chat Completions wire. Default `reasoning_content`. */
+  reasoningShape?: 'reasoning_content' | 'reasoning' | 'think-tags';
+  /** Signature of the Anthropic thinking block; a recognisable one is made up when omitted. */
+  signature?: string;
+  /** `Retry-After` sent with an error status (seconds, or an HTTP date). */
+  retryAfter?: number | string;
+  /** Answer these bytes as they are (a recorded provider response), ignoring everything above. */
+  raw?: { body: string | Uint8Array; contentType: string; status?: number };
+  /** Write a raw body this many bytes at a time, so events and characters split across reads. */
+  rawSliceBytes?: number;
 }
 
 /** A message as received, loosely typed: tests read the app's requests through it. */
@@ -60,13 +75,13 @@ export interface ReplyContext {
   promptTokens: number;
 }
 
-interface ResolvedCall {
+export interface ResolvedCall {
   id: string;
   name: string;
   args: string;
 }
 
-function resolveCalls(reply: ScriptReply, ctx: ReplyContext): ResolvedCall[] {
+export function resolveCalls(reply: ScriptReply, ctx: ReplyContext): ResolvedCall[] {
   return (reply.toolCalls ?? []).map((call) => ({
     id: call.id ?? ctx.nextCallId(),
     name: call.name,
@@ -110,7 +125,12 @@ export function replyChunks(reply: ScriptReply, ctx: ReplyContext, includeUsage:
     chunk([{ index: 0, delta: value, logprobs: null, finish_reason: finish }]);
 
   const chunks: object[] = [delta({ role: 'assistant', content: '' })];
-  for (const piece of splitIntoPieces(reply.text ?? '', size)) chunks.push(delta({ content: piece }));
+  const shape = reply.reasoningShape ?? 'reasoning_content';
+  const reasoning = reply.reasoning ?? '';
+  let text = reply.text ?? '';
+  if (reasoning !== '' && shape === 'think-tags') text = `<think>${reasoning}</think>\n\n${text}`;
+  else for (const piece of splitIntoPieces(reasoning, size)) chunks.push(delta({ [shape]: piece }));
+  for (const piece of splitIntoPieces(text, size)) chunks.push(delta({ content: piece }));
   calls.forEach((call, index) => {
     chunks.push(
       delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }),
@@ -127,12 +147,15 @@ export function replyChunks(reply: ScriptReply, ctx: ReplyContext, includeUsage:
 /** The whole `chat.completion` body of a reply, for requests without `stream:true`. */
 export function replyCompletion(reply: ScriptReply, ctx: ReplyContext): object {
   const calls = resolveCalls(reply, ctx);
-  const text = reply.text ?? '';
+  const shape = reply.reasoningShape ?? 'reasoning_content';
+  let text = reply.text ?? '';
+  if (reply.reasoning && shape === 'think-tags') text = `<think>${reply.reasoning}</think>\n\n${text}`;
   const message: Record<string, unknown> = {
     role: 'assistant',
     content: calls.length > 0 && text === '' ? null : text,
     refusal: null,
   };
+  if (reply.reasoning && shape !== 'think-tags') message[shape] = reply.reasoning;
   if (calls.length > 0) {
     message.tool_calls = calls.map((call) => ({
       id: call.id,

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Emit } from '../../src-shared/bridge/contract.js';
 import type { RunState } from '../../src-shared/domain/chat.js';
-import type { ModelClient, ModelTool } from '../model/modelClient.js';
+import type { ApprovalMode } from '../../src-shared/domain/toolLayer.js';
+import type { ModelClient } from '../model/modelClient.js';
 import type { ProjectStore } from '../store/projectStore.js';
 import type { ToolDispatcher } from '../tool-host/toolDispatcher.js';
 import type { ToolRegistry } from '../tool-host/toolRegistry.js';
 import type { RunContext } from './runContext.js';
-import { historyToModelMessages } from './steps/historyToModelMessages.js';
+import { CallGuards } from './steps/callGuards.js';
 import { runToolCall } from './steps/runToolCall.js';
 import { streamTurn } from './steps/streamTurn.js';
-import { buildSystemPrompt } from './systemPrompt.js';
+import type { TurnRequests } from './turnRequests.js';
 
 export interface AgentDeps {
   store: ProjectStore;
@@ -19,8 +20,18 @@ export interface AgentDeps {
   model: ModelClient | null;
   modelHelp: string;
   emit: Emit;
+  /** The approval mode now (Plan offers read tools only). */
+  mode(): ApprovalMode;
+  /** Builds each request: system prompt, the tools the run's skills offer, the conversation window. */
+  turns: TurnRequests;
   maxSteps?: number;
 }
+
+const PLAN_MODE_RULES = [
+  'Plan mode is on: you can only inspect. Do not try to change anything.',
+  'Answer with a short numbered plan: for each step, the tool you would call and its arguments, and what to check.',
+  'The person can then run the plan with one click.',
+].join('\n');
 
 interface LiveRun {
   id: string;
@@ -74,13 +85,16 @@ export class AgentRunner {
   }
 
   private async loop(ctx: RunContext, model: ModelClient): Promise<void> {
-    const { store, registry, dispatcher } = this.deps;
-    const tools: ModelTool[] = registry.all().map((t) => ({ name: t.wireName, description: t.def.description, parameters: t.inputSchema }));
+    const { dispatcher } = this.deps;
+    const guards = new CallGuards();
+    // Per run: the skills it loads add their tools; the window is compacted when it would overflow.
+    const turns = this.deps.turns.startRun(ctx);
     const maxSteps = this.deps.maxSteps ?? 25;
     for (let step = 0; step < maxSteps; step++) {
-      const history = store.conversations.messages(store.conversationId);
-      const messages = [{ role: 'system' as const, content: buildSystemPrompt(store.layers.list()) }, ...historyToModelMessages(history)];
-      const outcome = await streamTurn(ctx, model, { messages, tools });
+      // Asked every turn: the mode may change mid-run, and Plan mode offers read tools only.
+      const mode = this.deps.mode();
+      const request = await turns.next({ readOnly: mode === 'plan', extraRules: mode === 'plan' ? PLAN_MODE_RULES : null });
+      const outcome = await streamTurn(ctx, model, request);
       if (outcome.kind === 'failed') {
         const e = outcome.error;
         const text = e.aborted ? 'Stopped.' : `The model request failed${e.status ? ` (HTTP ${e.status})` : ''}: ${e.message}`;
@@ -90,7 +104,13 @@ export class AgentRunner {
       if (outcome.toolCalls.length === 0) return;
       for (const call of outcome.toolCalls) {
         this.setStatus('running');
-        await runToolCall(ctx, dispatcher, call);
+        const result = await runToolCall(ctx, dispatcher, guards, call);
+        const stop = guards.after(result);
+        if (stop) {
+          ctx.save({ id: randomUUID(), role: 'notice', text: stop, level: 'error' });
+          return;
+        }
+        if (ctx.signal.aborted) break;
       }
       if (ctx.signal.aborted) {
         ctx.save({ id: randomUUID(), role: 'notice', text: 'Stopped.', level: 'info' });
@@ -122,6 +142,7 @@ export class AgentRunner {
     );
     return {
       runId,
+      conversationId: store.conversationId,
       signal: abort.signal,
       emit,
       usedCallIds: used,

@@ -1,66 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startScriptedModelServer, type ScriptedModelServer, type ScriptStep } from '../../e2e/model-server/scriptedModelServer.js';
-import type { EventName } from '../../src-shared/bridge/names.js';
-import type { ApprovalRequest } from '../../src-shared/domain/chat.js';
-import { forkLauncher } from '../worker-host/forkLauncher.js';
-import { createServices } from './createServices.js';
+import { fixtures, haveFixtures, startApp } from './testApp.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const fixtures = resolve(root, '..', 'shared', 'fixtures', 'gis');
-const haveFixtures = existsSync(join(fixtures, 'nc.gpkg'));
 if (!haveFixtures) console.log(`# skipping service integration tests: ${fixtures} is absent`);
-
-interface Seen {
-  name: EventName;
-  payload: unknown;
-}
-
-/** The whole main process, minus a transport: services + real worker + scripted model. */
-async function startApp(model: ScriptedModelServer | null, home = mkdtempSync(join(tmpdir(), 'mapwright-svc-'))) {
-  if (model) {
-    process.env.MAPWRIGHT_MODEL_URL = model.url;
-    process.env.MAPWRIGHT_MODEL = 'scripted';
-  } else {
-    delete process.env.MAPWRIGHT_MODEL_URL;
-    delete process.env.MAPWRIGHT_MODEL;
-  }
-  const services = await createServices({
-    home,
-    host: 'web',
-    launchWorker: forkLauncher(join(root, 'src-main', 'gis-worker', 'workerMain.ts'), ['--import', 'tsx']),
-    dataBase: 'http://test/',
-    dataQuery: '',
-    assetsDir: join(root, 'assets'),
-  });
-  const events: Seen[] = [];
-  const waiters: (() => void)[] = [];
-  const disconnect = services.connect((name, payload) => {
-    events.push({ name, payload });
-    waiters.splice(0).forEach((w) => w());
-  });
-  async function waitFor<T>(pick: () => T | undefined, what: string, timeoutMs = 15_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const found = pick();
-      if (found !== undefined) return found;
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}; events: ${events.map((e) => e.name).join(', ')}`);
-      await new Promise<void>((r) => {
-        waiters.push(r);
-        setTimeout(r, 100);
-      });
-    }
-  }
-  const approval = () =>
-    waitFor(() => events.find((e) => e.name === 'approval/requested' && !events.some((r) => r.name === 'approval/resolved' && (r.payload as { approvalId: string }).approvalId === (e.payload as ApprovalRequest).id))?.payload as ApprovalRequest | undefined, 'an approval request');
-  const runFinished = (count: number) =>
-    waitFor(() => (events.filter((e) => e.name === 'run/changed' && (e.payload as { status: string }).status === 'idle').length >= count ? true : undefined), `run ${count} to finish`);
-  return { services, events, approval, runFinished, disconnect, home };
-}
 
 describe('main services with the scripted model and the real GIS worker', { skip: !haveFixtures }, () => {
   let model: ScriptedModelServer;

@@ -1,17 +1,15 @@
+import { join } from 'node:path';
 import { methods, type Emit, type MethodHandlers } from '../../src-shared/bridge/contract.js';
+import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { METHOD_NAMES, type MethodName } from '../../src-shared/bridge/names.js';
-import { builtInTools } from '../../tools/index.js';
 import { AgentRunner } from '../agent/agentRunner.js';
-import { readModelConfig } from '../model/modelConfig.js';
-import { createOpenAiChatClient } from '../model/openaiChatClient.js';
+import { createModelLayer } from '../settings/modelLayer.js';
 import { ProjectStore } from '../store/projectStore.js';
-import { ApprovalBroker } from '../tool-host/approvalBroker.js';
-import { ToolDispatcher } from '../tool-host/toolDispatcher.js';
-import { ToolRegistry } from '../tool-host/toolRegistry.js';
 import { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
+import { createLoadSkillTool } from '../../tools/skills/loadSkill.js';
+import { createConversationLayer, createSkillCatalogue } from './conversationLayer.js';
 import { createDataRoutes } from './dataRoutes.js';
-import { createGdalHandle } from './gdalHandle.js';
-import { createProjectHandle } from './projectHandle.js';
+import { createToolHost } from './createToolHost.js';
 import type { Services, ServicesOptions } from './services.js';
 
 const VERSION = '0.1.0';
@@ -26,26 +24,40 @@ export async function createServices(options: ServicesOptions): Promise<Services
     for (const listener of listeners) listener(name, payload);
   };
 
-  const approvals = new ApprovalBroker(
-    (request) => emit('approval/requested', request),
-    (approvalId, d) => emit('approval/resolved', { approvalId, decision: d.decision }),
-  );
-  const registry = new ToolRegistry(builtInTools);
-  const handles = {
-    project: createProjectHandle(store, emit),
-    gdal: createGdalHandle(worker),
-    map: { fitBounds: (bbox: [number, number, number, number]) => emit('map/fit-requested', { bbox }) },
-  };
-  const dispatcher = new ToolDispatcher(registry, handles, approvals);
-  const modelConfig = readModelConfig();
-  const model = modelConfig.ok ? createOpenAiChatClient(modelConfig.config) : null;
-  const runner = new AgentRunner({
+  let runner: AgentRunner | null = null;
+  // Built-in skills ship beside assets/ (electron.config.ts packs both).
+  const skills = createSkillCatalogue({ home: options.home, projectPath: store.info.path, builtInDir: join(options.assetsDir, '..', 'skills') });
+  const tools = createToolHost({
     store,
-    registry,
-    dispatcher,
-    model,
-    modelHelp: modelConfig.ok ? '' : modelConfig.help,
+    worker,
     emit,
+    runIsLive: () => runner?.state().status !== 'idle' && runner?.state().status !== undefined,
+    send: (text) => void runner?.send(text),
+    extraTools: [createLoadSkillTool(skills) as unknown as ToolDefinition],
+  });
+  const conversations = createConversationLayer({
+    store,
+    emit,
+    registry: tools.registry,
+    skills,
+    runState: () => runner?.state() ?? { runId: null, status: 'idle' },
+    askView: (signal) => (listeners.size > 0 ? tools.queries.ask('current_view', signal) : Promise.resolve(null)),
+  });
+  // The model can change in Settings while the app runs: each run asks for the current client.
+  const models = createModelLayer({ home: options.home, emit, secrets: options.secretStore, sqliteNativeBinding: options.sqliteNativeBinding });
+  runner = new AgentRunner({
+    store,
+    registry: tools.registry,
+    dispatcher: tools.dispatcher,
+    mode: () => tools.policy.get().mode,
+    get model() {
+      return models.provider.current();
+    },
+    get modelHelp() {
+      return models.provider.status().help ?? '';
+    },
+    emit: conversations.runnerEmit,
+    turns: conversations.turns,
   });
 
   const handlers: MethodHandlers = {
@@ -54,9 +66,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
       host: options.host,
       dataBase: options.dataBase,
       dataQuery: options.dataQuery,
-      model: modelConfig.ok
-        ? { configured: true, name: modelConfig.config.model, help: null }
-        : { configured: false, name: null, help: modelConfig.help },
+      model: models.provider.status(),
     }),
     'project/get': async () => ({
       project: store.info,
@@ -64,21 +74,17 @@ export async function createServices(options: ServicesOptions): Promise<Services
       conversationId: store.conversationId,
       messages: store.conversations.messages(store.conversationId),
       run: runner.state(),
-      pendingApprovals: approvals.list(),
+      pendingApprovals: tools.approvals.list(),
     }),
     'chat/send': async ({ text }) => runner.send(text),
     'run/stop': async () => ({ stopped: runner.stop() }),
-    'tools/decide': async ({ approvalId, decision, remember }) => ({ accepted: approvals.decide(approvalId, decision, remember) }),
-    'entries/trigger': async ({ entry, params }) => {
-      const outcome = await dispatcher.dispatch({
-        name: entry,
-        rawArgs: params,
-        caller: 'user',
-        callId: `user-${Date.now()}`,
-        signal: new AbortController().signal,
-      });
-      return outcome.result;
-    },
+    'tools/decide': async ({ approvalId, decision, remember }) => ({ accepted: tools.approvals.decide(approvalId, decision, remember) }),
+    'entries/trigger': async ({ entry, params }) => tools.trigger(entry, params),
+    'renderer/answer': async ({ queryId, ok, value, error }) => ({ accepted: tools.queries.answer(queryId, ok, value, error) }),
+    'audit/list': async (filter) => ({ entries: store.audit.list(filter) }),
+    'policy/get': async () => ({ policy: tools.policy.get(), undo: tools.undoState() }),
+    ...conversations.handlers,
+    ...models.handlers,
   };
 
   return {
@@ -97,14 +103,16 @@ export async function createServices(options: ServicesOptions): Promise<Services
       return () => {
         listeners.delete(listener);
         // Nobody is left to answer a dialog: a reload or a closed window counts as a rejection.
-        if (listeners.size === 0) approvals.rejectAll('the window was closed or reloaded');
+        if (listeners.size === 0) tools.approvals.rejectAll('the window was closed or reloaded');
       };
     },
     async close() {
       runner.stop();
-      approvals.rejectAll('the app is closing');
+      tools.approvals.rejectAll('the app is closing');
+      await conversations.close();
       worker.dispose();
       store.close();
+      models.close();
     },
   };
 }

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import type { GdalHandle } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { WorkerCrashedError, WorkerRequestError, type GisWorkerClient } from '../worker-host/GisWorkerClient.js';
@@ -9,6 +10,16 @@ export function createGdalHandle(worker: GisWorkerClient): GdalHandle {
       try {
         return await worker.request({ op: 'describe', source });
       } catch (err) {
+        throw toToolFailure(err);
+      }
+    },
+    async runAlgorithm(req, { signal, progress }) {
+      try {
+        return await worker.request({ op: 'runAlgorithm', ...req }, { signal, onProgress: progress });
+      } catch (err) {
+        // A stopped or failed job leaves no half-written output behind.
+        await rm(req.output.replace(/\|layername=.*$/, ''), { force: true }).catch(() => undefined);
+        if (signal.aborted) throw new ToolFailure('cancelled', `${req.algorithm} was stopped; nothing was added to the project.`, false);
         throw toToolFailure(err);
       }
     },

@@ -1,6 +1,8 @@
 import type { Emit } from '../../src-shared/bridge/contract.js';
 import type { ProjectHandle } from '../../src-shared/tools/handles.js';
-import type { ProjectStore } from '../store/projectStore.js';
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { outputsDirOf, type ProjectStore } from '../store/projectStore.js';
 
 /** The `project` handle tools receive: the store's layers, announcing every change. */
 export function createProjectHandle(store: ProjectStore, emit: Emit): ProjectHandle {
@@ -26,6 +28,15 @@ export function createProjectHandle(store: ProjectStore, emit: Emit): ProjectHan
       const layers = store.layers.move(id, toOrder);
       changed();
       return layers;
+    },
+    outputPath: (baseName, extension) => {
+      const dir = outputsDirOf(store.info.path);
+      mkdirSync(dir, { recursive: true });
+      const safe = baseName.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 60) || 'output';
+      for (let n = 1; ; n++) {
+        const candidate = join(dir, `${safe}${n === 1 ? '' : `_${n}`}.${extension}`);
+        if (!existsSync(candidate)) return candidate;
+      }
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Emit, MethodHandlers } from '../../src-shared/bridge/contract.js';
+import type { SecretStore } from '../settings/secretStore.js';
 import type { WorkerLauncher } from '../worker-host/launcher.js';
 
 export type HostKind = 'web' | 'electron';
@@ -16,6 +17,8 @@ export interface ServicesOptions {
   assetsDir: string;
   /** better-sqlite3 binary built for Electron's ABI, when running under Electron. */
   sqliteNativeBinding?: string;
+  /** Where model API keys are kept: Electron passes its safeStorage-backed store; the web host none (a 0600 file). */
+  secretStore?: SecretStore;
 }
 
 /** An HTTP-like answer for the data routes, shared by the web host and the Electron protocol. */

@@ -1,3 +1,5 @@
+import { ALGORITHM_RUNS } from './algorithms/index.js';
+import { BadInputError } from './errors.js';
 import type { WorkerRequest } from './protocol.js';
 import { describeSource } from './describeSource.js';
 import type { RasterCache } from './rasterCache.js';
@@ -22,6 +24,11 @@ export async function handleRequest(req: WorkerRequest, ctx: RequestContext): Pr
       const png = await renderRasterTile(ctx.rasters, req, ctx.signal);
       // A plain Uint8Array view: it structured-clones the same under fork and utilityProcess.
       return png ? new Uint8Array(png.buffer, png.byteOffset, png.byteLength) : null;
+    }
+    case 'runAlgorithm': {
+      const run = ALGORITHM_RUNS[req.algorithm];
+      if (!run) throw new BadInputError(`Unknown algorithm '${req.algorithm}'`);
+      return run(req.params, req.output, { signal: ctx.signal, progress: ctx.progress });
     }
   }
 }

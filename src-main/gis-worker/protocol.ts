@@ -24,10 +24,31 @@ export const WorkerRequest = z.discriminatedUnion('op', [
     y: z.number().int().min(0),
     style: GreyRasterStyle,
   }),
+  /**
+   * Run a processing algorithm of the catalogue (src-shared/processing). Layer params arrive
+   * already resolved to sources; `output` is a new file in the project's outputs folder.
+   * Result: AlgorithmResult. Reports progress.
+   */
+  z.object({
+    op: z.literal('runAlgorithm'),
+    algorithm: z.string(),
+    params: z.record(z.string(), z.unknown()),
+    output: z.string(),
+  }),
 ]);
 export type WorkerRequest = z.infer<typeof WorkerRequest>;
 
+export const AlgorithmResult = z.object({
+  /** `path` or `path|layername=NAME` of what was written. */
+  output: z.string(),
+  featureCount: z.number().int().nullable(),
+  /** Facts worth telling the model (e.g. features skipped and why). */
+  notes: z.array(z.string()),
+});
+export type AlgorithmResult = z.infer<typeof AlgorithmResult>;
+
 export interface WorkerResults {
+  runAlgorithm: AlgorithmResult;
   describe: LayerInfo;
   vectorGeoJSON: string;
   rasterTile: Uint8Array | null;

@@ -1,6 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import { createChatTurnAccumulator } from './chatTurnAccumulator.js';
 import { ModelError, type ModelTurn } from './modelClient.js';
+import { streamEndedEarly } from './httpWire.js';
 import { wireErrorOf } from './wireErrors.js';
 
 /**
@@ -17,14 +18,12 @@ export interface ChatStreamFolder {
   end(): ModelTurn;
 }
 
-/** Cut streams are usually a crashed or overloaded server: worth a retry, not a refusal. */
-export function streamEndedEarly(detail: string): ModelError {
-  return new ModelError(
-    `The model's stream ended early (${detail}). Try again; if it keeps happening, check the model server.`,
-  );
-}
+export { streamEndedEarly } from './httpWire.js';
 
-export function createChatStreamFolder(onTextDelta: (delta: string) => void): ChatStreamFolder {
+export function createChatStreamFolder(
+  onTextDelta: (delta: string) => void,
+  onReasoningDelta: (delta: string) => void = () => undefined,
+): ChatStreamFolder {
   const turn = createChatTurnAccumulator();
   let done = false;
   let failure: ModelError | null = null;
@@ -52,7 +51,8 @@ export function createChatStreamFolder(onTextDelta: (delta: string) => void): Ch
         return;
       }
       const added = turn.add(chunk);
-      if (added !== '') onTextDelta(added);
+      if (added.reasoning !== '') onReasoningDelta(added.reasoning);
+      if (added.text !== '') onTextDelta(added.text);
     },
   });
 

@@ -9,8 +9,8 @@ import type { ModelTurn } from './modelClient.js';
  */
 
 export interface ChatTurnAccumulator {
-  /** Folds one chunk; returns the text it added, so the caller can forward it live. */
-  add(chunk: unknown): string;
+  /** Folds one chunk; returns the text and reasoning it added, so the caller can forward them live. */
+  add(chunk: unknown): { text: string; reasoning: string };
   /** Whether any chunk carried a finish_reason (a complete turn even without `[DONE]`). */
   readonly finished: boolean;
   result(): ModelTurn;
@@ -24,6 +24,7 @@ interface CallSlot {
 
 export function createChatTurnAccumulator(): ChatTurnAccumulator {
   let text = '';
+  let reasoning = '';
   let stopReason: string | null = null;
   let usage: ModelTurn['usage'] = null;
   // Keyed by the wire `index`, not by arrival order: some gateways start at 1, and
@@ -65,16 +66,19 @@ export function createChatTurnAccumulator(): ChatTurnAccumulator {
 
   return {
     add(chunk) {
-      if (!isRecord(chunk)) return '';
+      const none = { text: '', reasoning: '' };
+      if (!isRecord(chunk)) return none;
       const chunkUsage = readUsage(chunk.usage);
       if (chunkUsage) usage = chunkUsage;
       const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
-      if (!isRecord(choice)) return '';
-      let added = '';
+      if (!isRecord(choice)) return none;
+      const added = { ...none };
       const delta = isRecord(choice.delta) ? choice.delta : null;
       if (delta) {
-        added = contentText(delta.content);
-        text += added;
+        added.text = contentText(delta.content);
+        added.reasoning = reasoningText(delta);
+        text += added.text;
+        reasoning += added.reasoning;
         if (Array.isArray(delta.tool_calls)) delta.tool_calls.forEach(addToolCallDelta);
       }
       if (typeof choice.finish_reason === 'string' && choice.finish_reason !== '') {
@@ -87,7 +91,7 @@ export function createChatTurnAccumulator(): ChatTurnAccumulator {
     },
     result() {
       const ordered = [...slots.entries()].sort(([a], [b]) => a - b).map(([, slot]) => slot);
-      return { text, toolCalls: ordered.filter((s) => s.name !== null).map(toRequest), stopReason, usage };
+      return { text, toolCalls: ordered.filter((s) => s.name !== null).map(toRequest), stopReason, usage, reasoning };
     },
   };
 }
@@ -115,7 +119,19 @@ export function turnFromCompletion(body: unknown): ModelTurn {
     toolCalls,
     stopReason: typeof choice.finish_reason === 'string' ? choice.finish_reason : null,
     usage: readUsage(root.usage),
+    reasoning: reasoningText(message),
   };
+}
+
+/**
+ * Reasoning sent beside the content: `reasoning_content` (DeepSeek, llama.cpp, vLLM, Z.ai)
+ * or `reasoning` (OpenRouter, newer Ollama). OpenRouter sends both `reasoning` and
+ * `reasoning_details` with the same text; the details (and their signatures) are not ours to read.
+ */
+function reasoningText(delta: Record<string, unknown>): string {
+  if (typeof delta.reasoning_content === 'string') return delta.reasoning_content;
+  if (typeof delta.reasoning === 'string') return delta.reasoning;
+  return '';
 }
 
 function toRequest(slot: CallSlot): ToolCallRequest {

@@ -1,76 +1,65 @@
 /**
  * Replays real recorded provider responses (see /work/shared/fixtures/model-streams/SOURCES.md)
- * byte for byte through a local HTTP server and checks the turns the client folds from them.
- * Expected values are the facts read from the files, noted beside each case, plus a few
- * derived in the test by a plain line split, independent of the client's parser.
+ * byte for byte through the scripted model server (its `raw` replies) and checks the turns
+ * the client folds from them. Expected values are the facts read from the files, noted
+ * beside each case, plus a few derived in the test by a plain line split, independent of
+ * the client's parser.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { after, before, beforeEach, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
 import { ModelError, type ModelTurn } from './modelClient.js';
 import { createOpenAiChatClient } from './openaiChatClient.js';
+import { NO_RETRY } from './retryPolicy.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/model-streams');
 const present = existsSync(FIXTURES);
 if (!present) console.log(`# skipping fixture replays: ${FIXTURES} is absent`);
 
-/**
- * Serves `/<file>/<N>/v1/chat/completions` from the fixture folder. N > 0 writes the body
- * N bytes at a time with a tick between, so events and UTF-8 characters split across reads.
- * Error fixtures are answered with the status in their name.
- */
-function startFixtureServer(): Promise<Server> {
-  const server = createServer((req, res) => {
-    const [, name = '', slices = '0'] = (req.url ?? '/').split('/');
-    const file = decodeURIComponent(name);
-    const bytes = readFileSync(join(FIXTURES, file));
-    const status = Number(/-error-(\d{3})-/.exec(file)?.[1] ?? 200);
-    const type = file.endsWith('.sse') ? 'text/event-stream' : 'application/json';
-    req.resume();
-    res.writeHead(status, { 'Content-Type': type });
-    const slice = Number(slices);
-    if (!slice) {
-      res.end(bytes);
-      return;
-    }
-    let offset = 0;
-    const next = () => {
-      if (offset >= bytes.length) return res.end();
-      res.write(bytes.subarray(offset, offset + slice));
-      offset += slice;
-      setImmediate(next);
-    };
-    next();
-  });
-  return new Promise((done) => server.listen(0, '127.0.0.1', () => done(server)));
-}
-
 describe('OpenAI chat client: recorded provider streams', { skip: !present && 'fixtures absent' }, () => {
-  let server: Server;
-  let base: string;
+  let server: ScriptedModelServer;
   before(async () => {
-    server = await startFixtureServer();
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await startScriptedModelServer();
   });
-  after(() => new Promise<void>((done) => server.close(() => done())));
+  beforeEach(() => server.reset());
+  after(() => server.close());
 
-  async function replay(file: string, slices = 0): Promise<{ turn: ModelTurn; deltas: string[] }> {
+  /**
+   * Serves the file as the answer. `slices` > 0 writes it that many bytes at a time, so
+   * events and UTF-8 characters split across reads. Error files get the status in their name.
+   */
+  async function replay(file: string, slices = 0): Promise<{ turn: ModelTurn; deltas: string[]; reasoning: string[] }> {
+    const status = Number(/-error-(\d{3})-/.exec(file)?.[1] ?? 200);
+    const contentType = file.endsWith('.sse') ? 'text/event-stream' : 'application/json';
+    server.script([{ raw: { body: readFileSync(join(FIXTURES, file)), contentType, status }, rawSliceBytes: slices }]);
     const client = createOpenAiChatClient({
       // The full `…/chat/completions` form of the URL is accepted as well as the base.
-      baseUrl: `${base}/${encodeURIComponent(file)}/${slices}/v1${slices ? '/chat/completions' : '/'}`,
+      baseUrl: slices ? `${server.url}/chat/completions` : `${server.url}/`,
       model: 'gpt-4o-mini',
       apiKey: null,
+      retry: NO_RETRY,
     });
     const deltas: string[] = [];
+    const reasoning: string[] = [];
     const turn = await client.streamTurn(
       { messages: [{ role: 'user', content: 'hi' }], tools: [] },
-      { signal: new AbortController().signal, onTextDelta: (d) => deltas.push(d) },
+      { signal: new AbortController().signal, onTextDelta: (d) => deltas.push(d), onReasoningDelta: (d) => reasoning.push(d) },
     );
-    return { turn, deltas };
+    return { turn, deltas, reasoning };
+  }
+
+  /** Concatenated `delta.<field>` values, by a line split that knows nothing of SSE parsers. */
+  function joinedDeltas(file: string, field: 'content' | 'reasoning_content' | 'reasoning'): string {
+    return readFileSync(join(FIXTURES, file), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('data: {'))
+      .map((line) => JSON.parse(line.slice('data: '.length)) as { choices?: { delta?: Record<string, unknown> }[] })
+      .map((chunk) => chunk.choices?.[0]?.delta?.[field])
+      .filter((value): value is string => typeof value === 'string')
+      .join('');
   }
 
   /** Non-empty `delta.content` values, by a line split that knows nothing of SSE parsers. */
@@ -138,11 +127,15 @@ describe('OpenAI chat client: recorded provider streams', { skip: !present && 'f
     });
   }
 
-  test('DeepSeek stream: reasoning ignored, finish without [DONE] is a whole turn', async () => {
-    const { turn, deltas } = await replay('deepseek-chat-stream-reasoning-content-tool-call.sse');
+  test('DeepSeek stream: reasoning shown as reasoning, finish without [DONE] is a whole turn', async () => {
+    const file = 'deepseek-chat-stream-reasoning-content-tool-call.sse';
+    const { turn, deltas, reasoning } = await replay(file);
     // File: no [DONE] (see SOURCES note 4); weather {"location": "San Francisco"}; usage 339 / 83
     // in the finish chunk itself.
     assert.deepEqual(deltas, []);
+    assert.equal(reasoning.join(''), joinedDeltas(file, 'reasoning_content'));
+    assert.equal(turn.reasoning, joinedDeltas(file, 'reasoning_content'));
+    assert.match(turn.reasoning ?? '', /^The user is asking for the weather in San Francisco/);
     assert.deepEqual(
       turn.toolCalls.map((c) => [c.id, c.name, JSON.parse(c.arguments)]),
       [['call_00_ioIn7yN9p1ZOMNpDLwd4MgAF', 'weather', { location: 'San Francisco' }]],
@@ -151,8 +144,59 @@ describe('OpenAI chat client: recorded provider streams', { skip: !present && 'f
     assert.deepEqual(turn.usage, { inputTokens: 339, outputTokens: 83 });
   });
 
-  test('OpenRouter stream: comment lines, empty argument chunks, finish sent twice', async () => {
-    const { turn } = await replay('openrouter-chat-stream-reasoning-tool-call.sse');
+  for (const slices of [0, 3]) {
+    const how = slices ? ' (3 bytes at a time)' : '';
+    test(`reasoning_content, then content: DeepSeek reasoner${how}`, async () => {
+      const file = 'deepseek-chat-stream-reasoning-content-then-content.sse';
+      const { turn, deltas, reasoning } = await replay(file, slices);
+      // File: reasoning (middle trimmed, SOURCES note 5), then 'The word "strawberry" contains three "r"s.'
+      assert.equal(turn.text, 'The word "strawberry" contains three "r"s.');
+      assert.equal(deltas.join(''), turn.text);
+      assert.equal(reasoning.join(''), joinedDeltas(file, 'reasoning_content'));
+      assert.equal(turn.stopReason, 'stop');
+    });
+
+    test(`reasoning_content, content, then a tool call: Z.ai GLM${how}`, async () => {
+      const file = 'zai-glm-chat-stream-reasoning-content-then-content-then-tool-call.sse';
+      const { turn, reasoning } = await replay(file, slices);
+      assert.equal(turn.text, joinedDeltas(file, 'content'));
+      assert.equal(turn.text, "I'll check the weather in Florence, Italy for you.");
+      assert.equal(reasoning.join(''), joinedDeltas(file, 'reasoning_content'));
+      // File: one chunk holds the whole call, arguments {"location":"Florence"}.
+      assert.deepEqual(turn.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]), [['weather', { location: 'Florence' }]]);
+    });
+
+    test(`<think> inside content, escaped as \\u003C: hosted DeepSeek-R1${how}`, async () => {
+      const { turn, deltas, reasoning } = await replay('azure-deepseek-r1-chat-stream-think-in-content.sse', slices);
+      // File: content '<think>\n\n</think>\n\nHello! How can I assist you today? 😊'
+      assert.equal(turn.text, 'Hello! How can I assist you today? 😊');
+      assert.equal(deltas.join(''), turn.text);
+      assert.equal(reasoning.join(''), '\n\n');
+    });
+  }
+
+  test('llama.cpp: reasoning_content then a tool call with a random id', async () => {
+    const file = 'llamacpp-chat-stream-reasoning-content-tool-call.sse';
+    const { turn, reasoning } = await replay(file);
+    assert.equal(reasoning.join(''), joinedDeltas(file, 'reasoning_content'));
+    assert.equal(turn.text, '');
+    assert.deepEqual(turn.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]), [['weather', { location: 'Florence, Italy' }]]);
+  });
+
+  test('Ollama, not streamed: <think> inline in message.content is cut out', async () => {
+    const { turn, deltas, reasoning } = await replay('ollama-openai-compat-response-think-in-content.json');
+    assert.match(turn.reasoning ?? '', /^\nOkay, the user says "Hello!"/);
+    assert.equal(reasoning.join(''), turn.reasoning);
+    assert.match(turn.text, /^Hello! How can I assist you/);
+    assert.doesNotMatch(turn.text, /think>/);
+    assert.deepEqual(deltas, [turn.text]);
+  });
+
+  test('OpenRouter stream: comment lines, empty argument chunks, finish sent twice; `reasoning` field', async () => {
+    const file = 'openrouter-chat-stream-reasoning-tool-call.sse';
+    const { turn, reasoning } = await replay(file);
+    assert.equal(reasoning.join(''), joinedDeltas(file, 'reasoning'));
+    assert.ok(reasoning.join('').length > 300);
     // File: weather (toolu_bdrk_01N8hD5cYDw4WfvnjKXAkA2W) {"location": "Florence, Italy"}; usage 607 / 143.
     assert.equal(turn.text, '');
     assert.deepEqual(
@@ -201,11 +245,11 @@ describe('OpenAI chat client: recorded provider streams', { skip: !present && 'f
 
   const errorFiles = [
     'openai-error-400-unsupported-parameter-max-tokens.json',
-    'openai-error-400-unsupported-value-stream.json',
     'openai-error-401-invalid-api-key.json',
     'openai-error-404-model-not-found.json',
     'openai-error-429-insufficient-quota.json',
     'openai-error-429-rate-limit-tokens.reassembled.json',
+    // A tools refusal, but this request sent no tools: raised as it is.
     'ollama-openai-compat-error-400-tools-not-supported.json',
   ];
   for (const file of errorFiles) {
@@ -221,4 +265,17 @@ describe('OpenAI chat client: recorded provider streams', { skip: !present && 'f
       });
     });
   }
+
+  test("o1's recorded 400 for stream:true is a refusal to stream: the same turn is asked for plainly", async () => {
+    const file = 'openai-error-400-unsupported-value-stream.json';
+    server.script([
+      { raw: { body: readFileSync(join(FIXTURES, file)), contentType: 'application/json', status: 400 } },
+      { raw: { body: readFileSync(join(FIXTURES, 'openai-chat-response-tool-call.json')), contentType: 'application/json' } },
+    ]);
+    const client = createOpenAiChatClient({ baseUrl: server.url, model: 'o1', retry: NO_RETRY });
+    const turn = await client.streamTurn({ messages: [{ role: 'user', content: 'hi' }], tools: [] }, { signal: new AbortController().signal, onTextDelta: () => undefined });
+    assert.deepEqual(server.requests.map((r) => r.stream), [true, false]);
+    assert.equal(turn.toolCalls[0]?.name, 'weather');
+    assert.equal(client.capabilities().streaming, 'refused');
+  });
 });

@@ -11,6 +11,7 @@ import {
 } from '../../e2e/model-server/scriptedModelServer.js';
 import { ModelError, type ModelClient, type ModelTool, type TurnRequest } from './modelClient.js';
 import { createOpenAiChatClient } from './openaiChatClient.js';
+import { NO_RETRY } from './retryPolicy.js';
 
 const LOAD_TOOL: ModelTool = {
   name: 'layers_load',
@@ -39,7 +40,8 @@ describe('OpenAI chat client against the scripted model server', () => {
   let client: ModelClient;
   before(async () => {
     server = await startScriptedModelServer();
-    client = createOpenAiChatClient({ baseUrl: server.url, model: 'test-model', apiKey: null });
+    // Retries and fallbacks have their own tests (adaptiveModelClient.test.ts): here one request, one answer.
+    client = createOpenAiChatClient({ baseUrl: server.url, model: 'test-model', apiKey: null, retry: NO_RETRY });
   });
   beforeEach(() => server.reset());
   after(() => server.close());
@@ -164,14 +166,20 @@ describe('OpenAI chat client against the scripted model server', () => {
     assert.equal(second.text, 'Result for call_x: {"loaded":"x"}');
   });
 
-  test('a server that ignores stream:true still yields a turn, its text forwarded once', async () => {
-    server.script([{ text: 'Whole answer.', toolCalls: [{ name: 'layers_load', arguments: { path: 'a' }, id: 'c' }], ignoreStream: true }]);
-    const { deltas, promise } = run(client, ask('x', [LOAD_TOOL]));
+  test('a server that ignores stream:true still yields a turn, its text forwarded once; then it is asked plainly', async () => {
+    // Its own client: it remembers the refusal, which would change the other tests' requests.
+    const own = createOpenAiChatClient({ baseUrl: server.url, model: 'test-model', retry: NO_RETRY });
+    server.script([{ text: 'Whole answer.', toolCalls: [{ name: 'layers_load', arguments: { path: 'a' }, id: 'c' }], ignoreStream: true }, { text: 'Next.' }]);
+    const { deltas, promise } = run(own, ask('x', [LOAD_TOOL]));
     const turn = await promise;
     assert.deepEqual(deltas, ['Whole answer.']);
     assert.deepEqual(turn.toolCalls, [{ id: 'c', name: 'layers_load', arguments: '{"path":"a"}' }]);
     assert.equal(turn.stopReason, 'tool_calls');
     assert.ok(turn.usage);
+    assert.equal(own.capabilities().streaming, 'refused');
+    assert.equal((await run(own, ask('y')).promise).text, 'Next.');
+    assert.equal(server.requests[1]?.stream, false);
+    assert.equal('stream_options' in (server.requests[1] ?? {}), false);
   });
 
   test('an exception thrown by onTextDelta surfaces as itself, not as a model outage', async () => {

@@ -14,7 +14,7 @@ export interface OpenAiToolCall {
 
 export type OpenAiMessage =
   | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: OpenAiToolCall[] }
+  | { role: 'assistant'; content: string | null; tool_calls?: OpenAiToolCall[]; reasoning_content?: string }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 export interface OpenAiTool {
@@ -27,8 +27,20 @@ export interface OpenAiChatRequestBody {
   messages: OpenAiMessage[];
   tools?: OpenAiTool[];
   tool_choice?: 'auto';
-  stream: true;
-  stream_options: { include_usage: true };
+  stream: boolean;
+  stream_options?: { include_usage: true };
+}
+
+export interface ChatRequestOptions {
+  /** Ask for SSE (default true). */
+  stream?: boolean;
+  /** Send `stream_options.include_usage` when streaming (default true; a few servers refuse it). */
+  streamUsage?: boolean;
+  /**
+   * Send the reasoning of earlier tool-call turns back as `reasoning_content` (DeepSeek's
+   * thinking mode with tools wants it; everyone else must not get it).
+   */
+  replayReasoning?: boolean;
 }
 
 /**
@@ -41,7 +53,12 @@ export function chatCompletionsUrl(baseUrl: string): string {
   return `${trimmed}/chat/completions`;
 }
 
-export function toOpenAiMessage(message: ModelMessage): OpenAiMessage {
+/** The model list beside it: `…/v1/models`. */
+export function modelsUrl(baseUrl: string): string {
+  return `${chatCompletionsUrl(baseUrl).replace(/\/chat\/completions$/i, '')}/models`;
+}
+
+export function toOpenAiMessage(message: ModelMessage, replayReasoning = false): OpenAiMessage {
   switch (message.role) {
     case 'system':
     case 'user':
@@ -51,7 +68,7 @@ export function toOpenAiMessage(message: ModelMessage): OpenAiMessage {
     case 'assistant': {
       const calls = message.toolCalls ?? [];
       if (calls.length === 0) return { role: 'assistant', content: message.content };
-      return {
+      const out: OpenAiMessage = {
         role: 'assistant',
         // OpenAI documents null for a calls-only turn; some strict servers reject "" there.
         content: message.content === '' ? null : message.content,
@@ -61,6 +78,8 @@ export function toOpenAiMessage(message: ModelMessage): OpenAiMessage {
           function: { name: call.name, arguments: call.arguments },
         })),
       };
+      if (replayReasoning && message.reasoning) out.reasoning_content = message.reasoning;
+      return out;
     }
   }
 }
@@ -72,14 +91,15 @@ export function toOpenAiTool(tool: ModelTool): OpenAiTool {
   };
 }
 
-export function buildChatRequestBody(model: string, request: TurnRequest): OpenAiChatRequestBody {
+export function buildChatRequestBody(model: string, request: TurnRequest, options: ChatRequestOptions = {}): OpenAiChatRequestBody {
+  const stream = options.stream ?? true;
   const body: OpenAiChatRequestBody = {
     model,
-    messages: request.messages.map(toOpenAiMessage),
-    stream: true,
-    // Without this OpenAI sends no usage at all when streaming.
-    stream_options: { include_usage: true },
+    messages: request.messages.map((m) => toOpenAiMessage(m, options.replayReasoning ?? false)),
+    stream,
   };
+  // Without this OpenAI sends no usage at all when streaming.
+  if (stream && (options.streamUsage ?? true)) body.stream_options = { include_usage: true };
   // An empty `tools` array is rejected by several servers, so leave both keys out.
   if (request.tools.length > 0) {
     body.tools = request.tools.map(toOpenAiTool);

@@ -92,6 +92,32 @@ export class LayerRepo {
     return this.list();
   }
 
+  /** Replaces every layer by `layers` (ids, order, styles kept exactly): undo's restore. */
+  replaceAll(layers: Layer[]): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM layers').run();
+      const insert = this.db.prepare(
+        `INSERT INTO layers (id, name, source, sublayer, kind, ord, visible, opacity, style, info, created_at)
+         VALUES (@id, @name, @source, @sublayer, @kind, @ord, @visible, @opacity, @style, @info, @created_at)`,
+      );
+      for (const l of layers) {
+        insert.run({
+          id: l.id,
+          name: l.name,
+          source: l.source,
+          sublayer: l.sublayer,
+          kind: l.kind,
+          ord: l.order,
+          visible: l.visible ? 1 : 0,
+          opacity: l.opacity,
+          style: JSON.stringify(l.style),
+          info: JSON.stringify(l.info),
+          created_at: new Date().toISOString(),
+        });
+      }
+    })();
+  }
+
   private renumber(ids: string[]): void {
     const stmt = this.db.prepare('UPDATE layers SET ord = ? WHERE id = ?');
     ids.forEach((layerId, index) => stmt.run(index, layerId));

@@ -43,6 +43,33 @@ const MIGRATIONS: string[] = [
      UNIQUE (conversation_id, seq)
    );
    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // 2: the tool layer — every call audited, a snapshot of the layers before every change.
+  `CREATE TABLE audit (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     at TEXT NOT NULL,
+     conversation_id TEXT,
+     run_id TEXT,
+     caller TEXT NOT NULL,
+     tool_id TEXT NOT NULL,
+     tool_version TEXT,
+     definition_hash TEXT,
+     args TEXT NOT NULL,
+     decision TEXT NOT NULL,
+     decided_by TEXT NOT NULL,
+     outcome TEXT NOT NULL,
+     error_code TEXT,
+     duration_ms INTEGER
+   );
+   CREATE INDEX audit_tool ON audit (tool_id);
+   CREATE TABLE snapshots (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     at TEXT NOT NULL,
+     run_id TEXT,
+     conversation_id TEXT,
+     tool_id TEXT NOT NULL,
+     summary TEXT NOT NULL,
+     layers TEXT NOT NULL
+   );`,
 ];
 
 export interface OpenOptions {

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { AuditRepo } from './auditRepo.js';
 import { ConversationRepo } from './conversationRepo.js';
+import { SettingsRepo } from './settingsRepo.js';
+import { SnapshotRepo } from './snapshotRepo.js';
 import { LayerRepo } from './layerRepo.js';
 import { openProjectDb, type Db, type OpenOptions } from './openProjectDb.js';
 
@@ -10,6 +13,11 @@ export interface ProjectInfo {
   path: string;
 }
 
+/** Where tools write their outputs: beside the project file, never over a source. */
+export function outputsDirOf(projectPath: string): string {
+  return join(dirname(projectPath), `${basename(projectPath, '.mapwright')}-outputs`);
+}
+
 /**
  * One project = one SQLite file (DESIGN §2). Until projects can be saved elsewhere, the
  * working project lives in the data folder as `projects/untitled.mapwright`.
@@ -17,6 +25,9 @@ export interface ProjectInfo {
 export class ProjectStore {
   readonly layers: LayerRepo;
   readonly conversations: ConversationRepo;
+  readonly audit: AuditRepo;
+  readonly snapshots: SnapshotRepo;
+  readonly settings: SettingsRepo;
   readonly info: ProjectInfo;
   /** The conversation new messages go to; its row is written with its first message. */
   conversationId: string;
@@ -27,12 +38,17 @@ export class ProjectStore {
   ) {
     this.layers = new LayerRepo(db);
     this.conversations = new ConversationRepo(db);
+    this.audit = new AuditRepo(db);
+    this.snapshots = new SnapshotRepo(db, this.layers);
+    this.settings = new SettingsRepo(db);
     let row = db.prepare('SELECT id, name FROM project LIMIT 1').get() as { id: string; name: string } | undefined;
     if (!row) {
       row = { id: randomUUID(), name: 'Untitled project' };
       db.prepare('INSERT INTO project (id, name, created_at) VALUES (?, ?, ?)').run(row.id, row.name, new Date().toISOString());
     }
     this.info = { ...row, path };
+    // Nothing runs yet: a card a killed process left mid-way gets its real outcome now.
+    this.conversations.settleInterrupted();
     this.conversationId = this.conversations.latestId() ?? randomUUID();
   }
 

@@ -15,22 +15,32 @@ interface Pending {
  */
 export class ApprovalBroker {
   private readonly pending = new Map<string, Pending>();
-  /** Tool ids the person allowed for this session ("allow this tool for this session"). */
-  private readonly grants = new Set<string>();
+  /**
+   * Tools the person allowed for this session ("allow this tool for this session"), with the
+   * definition hash they saw: a changed definition is a different tool and asks again.
+   */
+  private readonly grants = new Map<string, string>();
 
-  constructor(private readonly announce: (request: ApprovalRequest) => void, private readonly resolved: (id: string, d: Decision) => void) {}
+  constructor(
+    private readonly announce: (request: ApprovalRequest) => void,
+    private readonly resolved: (id: string, d: Decision) => void,
+  ) {}
 
-  isGranted(toolId: string): boolean {
-    return this.grants.has(toolId);
+  isGranted(toolId: string, definitionHash: string): boolean {
+    return this.grants.get(toolId) === definitionHash;
   }
 
-  request(input: Omit<ApprovalRequest, 'id'>, signal: AbortSignal): Promise<Decision> {
+  grantedToolIds(): string[] {
+    return [...this.grants.keys()];
+  }
+
+  request(input: Omit<ApprovalRequest, 'id'>, definitionHash: string, signal: AbortSignal): Promise<Decision> {
     const request: ApprovalRequest = { ...input, id: randomUUID() };
     return new Promise<Decision>((resolve) => {
       const finish = (d: Decision) => {
         if (!this.pending.delete(request.id)) return;
         signal.removeEventListener('abort', onAbort);
-        if (d.decision === 'approve' && d.remember && request.rememberable) this.grants.add(request.toolId);
+        if (d.decision === 'approve' && d.remember && request.rememberable) this.grants.set(request.toolId, definitionHash);
         this.resolved(request.id, d);
         resolve(d);
       };

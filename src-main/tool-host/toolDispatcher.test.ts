@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Handles } from '../../src-shared/tools/handles.js';
 import { defineTool, type ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { builtInTools } from '../../tools/index.js';
+import type { NewAuditEntry } from '../store/auditRepo.js';
 import { ApprovalBroker } from './approvalBroker.js';
 import { ToolDispatcher } from './toolDispatcher.js';
 import { ToolRegistry } from './toolRegistry.js';
@@ -11,6 +12,8 @@ import { ToolRegistry } from './toolRegistry.js';
 const echo = defineTool({
   id: 'test.echo',
   version: '1',
+  group: 'test',
+  icon: 'cog',
   title: 'Echo',
   description: 'Returns its input.',
   input: z.object({ n: z.number().int() }),
@@ -24,6 +27,8 @@ const echo = defineTool({
 const sneaky = defineTool({
   id: 'test.sneaky',
   version: '1',
+  group: 'test',
+  icon: 'cog',
   title: 'Sneaky',
   description: 'Uses a handle it did not declare.',
   input: z.object({}),
@@ -37,6 +42,8 @@ const sneaky = defineTool({
 const write = defineTool({
   id: 'test.write',
   version: '1',
+  group: 'test',
+  icon: 'cog',
   title: 'Write',
   description: 'A write.',
   input: z.object({}),
@@ -56,13 +63,23 @@ function setup() {
     (r) => announced.push(r.id),
     () => undefined,
   );
-  return { broker, announced, dispatcher: new ToolDispatcher(new ToolRegistry(tools), handles, broker) };
+  const audit: NewAuditEntry[] = [];
+  const snapshots: string[] = [];
+  const dispatcher = new ToolDispatcher(new ToolRegistry(tools), handles, broker, {
+    policy: () => ({ mode: 'ask', askForReads: false }),
+    audit: (e) => audit.push(e),
+    snapshot: (i) => snapshots.push(i.toolId),
+    loadProduced: async (r) => r.name ?? r.path,
+  });
+  return { broker, announced, dispatcher, audit, snapshots };
 }
 const call = (name: string, rawArgs: unknown, caller: 'model' | 'user' = 'model') => ({
   name,
   rawArgs,
   caller,
   callId: 'c1',
+  runId: 'r1',
+  conversationId: 'k1',
   signal: new AbortController().signal,
 });
 
@@ -113,5 +130,128 @@ describe('ToolDispatcher', () => {
     const byUser = await s.dispatcher.dispatch(call('test_write', {}, 'user'));
     assert.deepEqual(byUser.result, { ok: true, data: 'written' });
     assert.equal(s.announced.length, 1, 'no dialog for the person’s own action');
+  });
+});
+
+describe('ToolDispatcher rules of the tool layer', () => {
+  const mk = (over: Partial<ToolDefinition>): ToolDefinition =>
+    ({ ...echo, input: z.object({}), summary: () => String(over.id), execute: async () => 'done', ...over }) as unknown as ToolDefinition;
+  const userOnly = mk({ id: 'test.user_only', safety: 'write', caller: 'user_only' });
+  const destructive = mk({ id: 'test.destroy', safety: 'destructive' });
+  const slow = mk({ id: 'test.slow', timeoutMs: 50, execute: (_a: unknown, ctx: { signal: AbortSignal }) => new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')))) } as never);
+  const once = mk({ id: 'test.once', oncePerSession: true });
+  const producer = mk({ id: 'test.producer', safety: 'write', execute: async () => ({ load_layers: [{ path: '/out/a.gpkg|layername=a', name: 'a' }] }) });
+  let inFlight = 0;
+  let peak = 0;
+  const single = mk({
+    id: 'test.single',
+    concurrency: 1,
+    execute: async () => {
+      peak = Math.max(peak, ++inFlight);
+      await new Promise((r) => setTimeout(r, 20));
+      inFlight--;
+      return 'ok';
+    },
+  });
+
+  function host(mode: 'ask' | 'auto' | 'plan' = 'ask') {
+    const announced: string[] = [];
+    const broker = new ApprovalBroker((r) => announced.push(r.id), () => undefined);
+    const audit: NewAuditEntry[] = [];
+    const registry = new ToolRegistry([userOnly, destructive, slow, once, producer, single, write]);
+    const dispatcher = new ToolDispatcher(registry, handles, broker, {
+      policy: () => ({ mode, askForReads: false }),
+      audit: (e) => audit.push(e),
+      snapshot: () => undefined,
+      loadProduced: async (r) => `loaded:${r.name}`,
+    });
+    return { registry, dispatcher, broker, announced, audit };
+  }
+
+  it('user_only: never offered to the model, refused at dispatch, runs for the person', async () => {
+    const h = host();
+    assert.ok(!h.registry.forModel().some((t) => t.def.id === 'test.user_only'), 'first wall: not in the model list');
+    const byModel = await h.dispatcher.dispatch(call('test_user_only', '{}'));
+    assert.ok(!byModel.result.ok && byModel.result.error.code === 'not_allowed', 'second wall: refused at dispatch');
+    assert.deepEqual((await h.dispatcher.dispatch(call('test.user_only', {}, 'user'))).result, { ok: true, data: 'done' });
+  });
+
+  it('destructive always asks and is never remembered, even in Auto', async () => {
+    const h = host('auto');
+    for (let i = 0; i < 2; i++) {
+      const pending = h.dispatcher.dispatch(call('test_destroy', '{}'));
+      await new Promise((r) => setImmediate(r));
+      assert.equal(h.announced.length, i + 1, 'asked every time');
+      h.broker.decide(h.announced[i]!, 'approve', true);
+      assert.equal((await pending).result.ok, true);
+    }
+    assert.deepEqual(h.broker.grantedToolIds(), []);
+  });
+
+  it('a grant is tied to the definition hash: a changed definition asks again', async () => {
+    const h = host();
+    const first = h.dispatcher.dispatch(call('test_write', '{}'));
+    await new Promise((r) => setImmediate(r));
+    h.broker.decide(h.announced[0]!, 'approve', true);
+    await first;
+    const hash = h.registry.find('test.write')!.definitionHash;
+    assert.equal(h.broker.isGranted('test.write', hash), true);
+    assert.equal(h.broker.isGranted('test.write', 'another-hash'), false);
+    const changed = new ToolRegistry([{ ...write, description: 'A write, now different.' } as unknown as ToolDefinition]);
+    assert.notEqual(changed.find('test.write')!.definitionHash, hash);
+  });
+
+  it('Auto runs writes without asking; Plan refuses them', async () => {
+    const auto = host('auto');
+    assert.deepEqual((await auto.dispatcher.dispatch(call('test_write', '{}'))).result, { ok: true, data: 'written' });
+    assert.equal(auto.announced.length, 0);
+    assert.equal(auto.audit.at(-1)!.decision, 'auto');
+    const plan = host('plan');
+    const refused = (await plan.dispatcher.dispatch(call('test_write', '{}'))).result;
+    assert.ok(!refused.ok && refused.error.code === 'not_allowed');
+  });
+
+  it('time-out → timeout (retryable); oncePerSession → not_allowed the second time', async () => {
+    const h = host();
+    const t = (await h.dispatcher.dispatch(call('test_slow', '{}'))).result;
+    assert.ok(!t.ok && t.error.code === 'timeout' && t.error.retryable);
+    assert.equal((await h.dispatcher.dispatch(call('test_once', '{}'))).result.ok, true);
+    const second = (await h.dispatcher.dispatch(call('test_once', '{}'))).result;
+    assert.ok(!second.ok && second.error.code === 'not_allowed');
+  });
+
+  it('concurrency limits calls of one tool at once', async () => {
+    const h = host();
+    await Promise.all([1, 2, 3].map(() => h.dispatcher.dispatch(call('test_single', '{}'))));
+    assert.equal(peak, 1);
+  });
+
+  it('layers listed in load_layers are loaded by the host and reported', async () => {
+    const h = host('auto');
+    const out = await h.dispatcher.dispatch(call('test_producer', '{}'));
+    assert.deepEqual(out.loadedLayers, ['loaded:a']);
+  });
+
+  it('a stopped run cancels a pending approval', async () => {
+    const h = host();
+    const abort = new AbortController();
+    const pending = h.dispatcher.dispatch({ ...call('test_write', '{}'), signal: abort.signal });
+    await new Promise((r) => setImmediate(r));
+    abort.abort();
+    const r = (await pending).result;
+    assert.ok(!r.ok && r.error.code === 'cancelled');
+  });
+
+  it('audits every call with caller, decision and outcome', async () => {
+    const h = host();
+    await h.dispatcher.dispatch(call('nope', '{}'));
+    await h.dispatcher.dispatch(call('test.user_only', {}, 'user'));
+    assert.deepEqual(
+      h.audit.map((e) => [e.toolId, e.caller, e.decision, e.outcome, e.errorCode]),
+      [
+        ['nope', 'model', 'refused', 'error', 'unknown_tool'],
+        ['test.user_only', 'user', 'user_action', 'ok', null],
+      ],
+    );
   });
 });

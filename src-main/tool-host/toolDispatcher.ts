@@ -1,8 +1,12 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import type { ApprovalMode } from '../../src-shared/domain/toolLayer.js';
 import type { Handles } from '../../src-shared/tools/handles.js';
 import { ToolFailure, toolError, type ToolResult } from '../../src-shared/tools/toolResult.js';
-import type { Caller } from '../../src-shared/tools/toolSdk.js';
+import type { Caller, LoadLayerRequest, ToolDefinition } from '../../src-shared/tools/toolSdk.js';
+import type { NewAuditEntry } from '../store/auditRepo.js';
 import type { ApprovalBroker } from './approvalBroker.js';
+import { decideApproval, type PolicyDecision } from './approvalPolicy.js';
+import { Semaphore } from './semaphore.js';
 import type { RegisteredTool, ToolRegistry } from './toolRegistry.js';
 
 export interface DispatchRequest {
@@ -12,10 +16,13 @@ export interface DispatchRequest {
   rawArgs: unknown;
   caller: Caller;
   callId: string;
+  runId: string | null;
+  conversationId: string | null;
   signal: AbortSignal;
   /** Told when the call is known and validated, before any approval. */
   onValidated?(tool: RegisteredTool, args: unknown, summary: string): void;
   onStatus?(status: 'awaiting_approval' | 'running'): void;
+  onProgress?(fraction: number, message: string): void;
 }
 
 export interface DispatchOutcome {
@@ -23,77 +30,189 @@ export interface DispatchOutcome {
   tool: RegisteredTool | null;
   args: unknown;
   durationMs: number | null;
+  /** Names of layers the host loaded from the payload's `load_layers`. */
+  loadedLayers: string[];
+}
+
+/** What the dispatcher needs from the rest of main, beyond the registry and the handles. */
+export interface DispatcherHooks {
+  policy(): { mode: ApprovalMode; askForReads: boolean };
+  audit(entry: NewAuditEntry): void;
+  /** Called before an approved change runs (undo). */
+  snapshot(info: { runId: string | null; conversationId: string | null; toolId: string; summary: string }): void;
+  /** Loads a produced layer; returns its name in the project. */
+  loadProduced(request: LoadLayerRequest): Promise<string>;
 }
 
 /**
- * The one gate every call passes, whoever makes it: look up → validate → policy → approval →
- * execute. It never throws: every failure is a structured result the model (or the panel)
- * can read.
+ * The one gate every call passes, whoever makes it (model, layer panel, drag-and-drop): look
+ * up → validate → prepare → policy → approval → snapshot → execute (declared handles only,
+ * time-out, concurrency) → load produced layers → audit. It never throws: every failure is a
+ * structured result the model or the panel can read.
  */
 export class ToolDispatcher {
+  private readonly usedOnce = new Set<string>();
+  private readonly limits = new Map<string, Semaphore>();
+
   constructor(
     private readonly registry: ToolRegistry,
     private readonly handles: Handles,
     private readonly approvals: ApprovalBroker,
+    private readonly hooks: DispatcherHooks,
   ) {}
 
   async dispatch(req: DispatchRequest): Promise<DispatchOutcome> {
     const tool = this.registry.find(req.name);
     if (!tool) {
       const near = this.registry.nearest(req.name);
-      return fail(null, req.rawArgs, toolError('unknown_tool', `There is no tool '${req.name}'.`, false, `Did you mean: ${near.join(', ')}?`));
+      return this.finish(req, null, req.rawArgs, 'refused', 'system', toolError('unknown_tool', `There is no tool '${req.name}'.`, false, `Did you mean: ${near.join(', ')}?`));
     }
+    const { def } = tool;
     const parsed = parseArgs(tool, req.rawArgs);
-    if (!parsed.ok) return fail(tool, req.rawArgs, parsed.error);
-    const args = parsed.args;
+    if (!parsed.ok) return this.finish(req, tool, req.rawArgs, 'refused', 'system', parsed.error);
+    if (def.oncePerSession && this.usedOnce.has(def.id)) {
+      return this.finish(req, tool, parsed.args, 'refused', 'policy', toolError('not_allowed', `${def.id} runs once per session and has already run.`, false));
+    }
+
+    const ctxBase = { handles: pickHandles(this.handles, def.handles), caller: req.caller, signal: req.signal };
+    let args = parsed.args;
+    let preview: Record<string, string | number | boolean | null> | undefined;
+    if (def.prepare) {
+      try {
+        const prepared = await def.prepare(args as never, ctxBase as never);
+        args = prepared.args;
+        preview = prepared.preview;
+      } catch (err) {
+        return this.finish(req, tool, args, 'refused', 'system', failureOf(def, err));
+      }
+    }
     const summary = safeSummary(tool, args);
     req.onValidated?.(tool, args, summary);
 
-    const { def } = tool;
-    const needsApproval = req.caller === 'model' && def.safety !== 'read' && !(def.safety === 'write' && this.approvals.isGranted(def.id));
-    if (needsApproval) {
+    const { mode, askForReads } = this.hooks.policy();
+    const policy: PolicyDecision = decideApproval({ def, caller: req.caller, mode, askForReads, granted: this.approvals.isGranted(def.id, tool.definitionHash) });
+    if (policy.kind === 'refuse') return this.finish(req, tool, args, 'refused', 'policy', toolError('not_allowed', policy.message, false));
+    let decision: NewAuditEntry['decision'] = policy.kind === 'run' ? policy.decision : 'approved';
+    let decidedBy: NewAuditEntry['decidedBy'] = policy.kind === 'run' ? (policy.decision === 'user_action' ? 'user' : 'policy') : 'user';
+    if (policy.kind === 'ask') {
       req.onStatus?.('awaiting_approval');
-      const decision = await this.approvals.request(
+      const answer = await this.approvals.request(
         {
           callId: req.callId,
           toolId: def.id,
+          wireName: tool.wireName,
           title: def.title,
           description: def.description,
           summary,
           safety: def.safety,
           args,
-          rememberable: def.safety === 'write',
+          rememberable: policy.rememberable,
+          ...(preview ? { preview } : {}),
         },
+        tool.definitionHash,
         req.signal,
       );
-      if (decision.decision !== 'approve') {
-        const message =
-          decision.by === 'user'
-            ? `The person rejected this call (${def.id}). Do not retry it; explain what it would have done and offer alternatives.`
-            : `This call was not approved: ${decision.reason ?? 'no answer'}.`;
-        return fail(tool, args, toolError(decision.reason === 'stopped' ? 'cancelled' : 'rejected_by_user', message, false));
+      if (answer.decision !== 'approve') {
+        decision = 'rejected';
+        decidedBy = answer.by;
+        const result =
+          answer.reason === 'stopped'
+            ? toolError('cancelled', 'The run was stopped before this call was approved.', false)
+            : toolError(
+                'rejected_by_user',
+                answer.by === 'user'
+                  ? `The person rejected this call (${def.id}). Do not retry it; explain what it would have done and offer alternatives.`
+                  : `This call was not approved: ${answer.reason ?? 'no answer'}. Do not retry it unless the person asks.`,
+                false,
+              );
+        return this.finish(req, tool, args, decision, decidedBy, result);
       }
     }
-    if (req.signal.aborted) return fail(tool, args, toolError('cancelled', 'The run was stopped before this call ran.', false));
+    if (req.signal.aborted) return this.finish(req, tool, args, decision, decidedBy, toolError('cancelled', 'The run was stopped before this call ran.', false));
 
+    if (def.safety !== 'read') this.hooks.snapshot({ runId: req.runId, conversationId: req.conversationId, toolId: def.id, summary });
+    if (def.oncePerSession) this.usedOnce.add(def.id);
+    const limit = this.limitFor(def);
+    const release = await limit.acquire();
     req.onStatus?.('running');
     const started = performance.now();
-    const ctx = { handles: pickHandles(this.handles, def.handles), caller: req.caller, signal: req.signal };
+    // A ref'd timer, unlike AbortSignal.timeout: a pending time-out must keep the process alive.
+    const timeout = def.timeoutMs ? new AbortController() : null;
+    const timer = timeout ? setTimeout(() => timeout.abort(), def.timeoutMs) : null;
+    const signal = timeout ? AbortSignal.any([req.signal, timeout.signal]) : req.signal;
+    let result: ToolResult;
+    let loadedLayers: string[] = [];
     try {
-      const data = await def.execute(args, ctx as never);
-      return { result: { ok: true, data }, tool, args, durationMs: Math.round(performance.now() - started) };
+      const data = await def.execute(args as never, { ...ctxBase, signal, progress: (f: number, m: string) => req.onProgress?.(clamp01(f), m) } as never);
+      loadedLayers = await this.loadProduced(data);
+      result = { ok: true, data };
     } catch (err) {
-      const result =
-        err instanceof ToolFailure
-          ? toolError(err.code, err.message, err.retryable, err.hint)
-          : toolError('handler_error', `${def.id} failed: ${err instanceof Error ? err.message : String(err)}`, false);
-      return { result, tool, args, durationMs: Math.round(performance.now() - started) };
+      if (timeout?.signal.aborted) result = toolError('timeout', `${def.id} took longer than ${Math.round(def.timeoutMs! / 1000)} s and was stopped.`, true);
+      else if (req.signal.aborted) result = toolError('cancelled', `${def.id} was stopped.`, false);
+      else result = failureOf(def, err);
+    } finally {
+      if (timer) clearTimeout(timer);
+      release();
     }
+    return this.finish(req, tool, args, decision, decidedBy, result, Math.round(performance.now() - started), loadedLayers);
+  }
+
+  private limitFor(def: ToolDefinition): Semaphore {
+    let s = this.limits.get(def.id);
+    if (!s) this.limits.set(def.id, (s = new Semaphore(def.concurrency ?? Number.POSITIVE_INFINITY)));
+    return s;
+  }
+
+  /** Loads the layers a payload lists in `load_layers`; a failure to load is reported, not fatal. */
+  private async loadProduced(data: unknown): Promise<string[]> {
+    const list = (data as { load_layers?: unknown } | null)?.load_layers;
+    if (!Array.isArray(list)) return [];
+    const names: string[] = [];
+    for (const item of list) {
+      const parsed = LoadLayer.safeParse(item);
+      if (parsed.success) names.push(await this.hooks.loadProduced(parsed.data));
+    }
+    return names;
+  }
+
+  private finish(
+    req: DispatchRequest,
+    tool: RegisteredTool | null,
+    args: unknown,
+    decision: NewAuditEntry['decision'],
+    decidedBy: NewAuditEntry['decidedBy'],
+    result: ToolResult,
+    durationMs: number | null = null,
+    loadedLayers: string[] = [],
+  ): DispatchOutcome {
+    this.hooks.audit({
+      conversationId: req.conversationId,
+      runId: req.runId,
+      caller: req.caller,
+      toolId: tool?.def.id ?? req.name,
+      toolVersion: tool?.def.version ?? null,
+      definitionHash: tool?.definitionHash ?? null,
+      args,
+      decision,
+      decidedBy,
+      outcome: result.ok ? 'ok' : 'error',
+      errorCode: result.ok ? null : result.error.code,
+      durationMs,
+    });
+    return { result, tool, args, durationMs, loadedLayers };
   }
 }
 
-function fail(tool: RegisteredTool | null, args: unknown, result: ToolResult): DispatchOutcome {
-  return { result, tool, args, durationMs: null };
+const LoadLayer = z.object({ path: z.string().min(1), name: z.string().optional() });
+
+function clamp01(x: number): number {
+  return Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0;
+}
+
+function failureOf(def: ToolDefinition, err: unknown): ToolResult {
+  return err instanceof ToolFailure
+    ? toolError(err.code, err.message, err.retryable, err.hint)
+    : toolError('handler_error', `${def.id} failed: ${err instanceof Error ? err.message : String(err)}`, false);
 }
 
 function parseArgs(tool: RegisteredTool, raw: unknown): { ok: true; args: unknown } | { ok: false; error: ToolResult } {

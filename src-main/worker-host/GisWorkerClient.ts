@@ -1,5 +1,5 @@
 import { LayerInfo } from '../../src-shared/domain/layer.js';
-import { WorkerRequest, WorkerToMain, type WorkerErrorCode, type WorkerResults } from '../gis-worker/protocol.js';
+import { AlgorithmResult, WorkerRequest, WorkerToMain, type WorkerErrorCode, type WorkerResults } from '../gis-worker/protocol.js';
 import type { WorkerChannel, WorkerLauncher } from './launcher.js';
 
 /** The worker process died (or had to be killed) with this request in flight. */
@@ -293,6 +293,8 @@ function activity(req: WorkerRequest): string {
       return `loading the features of ${req.source}`;
     case 'rasterTile':
       return `drawing tile ${req.z}/${req.x}/${req.y} of ${req.source}`;
+    case 'runAlgorithm':
+      return `running ${req.algorithm} into ${req.output}`;
   }
 }
 
@@ -307,5 +309,9 @@ function checkResult(op: WorkerRequest['op'], value: unknown): string | null {
       return typeof value === 'string' ? null : `expected GeoJSON text, got ${typeof value}`;
     case 'rasterTile':
       return value === null || value instanceof Uint8Array ? null : 'expected PNG bytes or null';
+    case 'runAlgorithm': {
+      const r = AlgorithmResult.safeParse(value);
+      return r.success ? null : `algorithm result: ${r.error.issues[0]?.path.join('.')} ${r.error.issues[0]?.message}`;
+    }
   }
 }

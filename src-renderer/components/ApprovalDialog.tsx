@@ -4,6 +4,7 @@ import { useBridge } from '../bridge/BridgeContext.js';
 import { appStore } from '../store/appStore.js';
 import { selectCurrentApproval, selectPendingApprovalCount } from '../store/slices/approvalsSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
+import { ApprovalPreview } from './ApprovalPreview.js';
 import { JsonView } from './JsonView.js';
 
 type Decision = 'approve' | 'reject';
@@ -63,7 +64,9 @@ function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: n
       ref={dialogRef}
     >
       <header className="approval-dialog__head">
-        <h2 id="approval-title">{request.title}</h2>
+        <h2 id="approval-title">
+          {request.title} {request.wireName && <code className="approval-dialog__wire">{request.wireName}</code>}
+        </h2>
         <span className={`safety-badge safety-badge--${request.safety}`}>{request.safety}</span>
         <button type="button" className="icon-btn" aria-label="Close (reject)" onClick={() => void decide('reject')} disabled={busy}>
           ×
@@ -71,6 +74,7 @@ function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: n
       </header>
       <div className="approval-dialog__body">
         <p className="approval-dialog__summary">{request.summary}</p>
+        {request.preview && <ApprovalPreview preview={request.preview} />}
         <p className="approval-dialog__description">{request.description}</p>
         <div className="approval-dialog__label">
           Arguments <code>{request.toolId}</code>

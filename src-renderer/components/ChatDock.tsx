@@ -4,6 +4,7 @@ import { selectMessageIds } from '../store/slices/chatSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import { ChatComposer } from './ChatComposer.js';
 import { ChatMessage } from './ChatMessage.js';
+import { ConversationList } from './ConversationList.js';
 
 /** Pixels from the bottom within which the list keeps following new text. */
 const STICK_THRESHOLD = 48;
@@ -48,6 +49,7 @@ export function ChatDock() {
   return (
     <section className="chat-dock" aria-label="Assistant">
       <header className="panel-header">Assistant</header>
+      <ConversationList />
       <div className="chat-dock__scroll" ref={scrollRef}>
         <div className="chat-dock__messages" ref={contentRef} role="log" aria-live="polite">
           {ids.length === 0 ? <ChatEmptyState /> : ids.map((id) => <ChatMessage key={id} id={id} />)}

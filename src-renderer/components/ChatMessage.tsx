@@ -1,12 +1,16 @@
 import { selectMessage } from '../store/slices/chatSlice.js';
+import { selectReasoning } from '../store/slices/reasoningSlice.js';
 import { selectRunLive } from '../store/slices/runSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
+import { ReasoningBlock } from './ReasoningBlock.js';
+import { RunPlanButton } from './RunPlanButton.js';
 import { ToolCallCard } from './ToolCallCard.js';
 
 /** One entry of the conversation, subscribed by id so streaming re-renders only this one. */
 export function ChatMessage({ id }: { id: string }) {
   const message = useAppStore(selectMessage(id));
   const live = useAppStore(selectRunLive);
+  const reasoning = useAppStore(selectReasoning(id));
   if (!message) return null;
   const { role } = message;
 
@@ -30,14 +34,16 @@ export function ChatMessage({ id }: { id: string }) {
   // An empty assistant turn is either still streaming (dots) or only called tools, whose
   // cards follow: then it takes no space.
   const empty = message.text.length === 0;
-  const hidden = empty && ((message.toolCalls?.length ?? 0) > 0 || !live);
+  const calls = (message.toolCalls?.length ?? 0) > 0;
+  const hidden = empty && !reasoning && (calls || !live);
   return (
     <div
       className={`chat-msg chat-msg--${role}${hidden ? ' chat-msg--empty' : ''}`}
       data-testid="chat-message"
       data-role={role}
     >
-      {empty && !hidden ? (
+      {reasoning && <ReasoningBlock text={reasoning} answerStarted={!empty || calls} live={live} />}
+      {empty && reasoning ? null : empty && !hidden ? (
         <div className="chat-msg__typing" aria-label="The assistant is writing">
           <span />
           <span />
@@ -46,6 +52,7 @@ export function ChatMessage({ id }: { id: string }) {
       ) : (
         <div className="chat-msg__text">{message.text}</div>
       )}
+      {role === 'assistant' && <RunPlanButton messageId={id} />}
     </div>
   );
 }

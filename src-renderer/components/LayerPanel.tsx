@@ -1,6 +1,7 @@
 import { selectLayersTopFirst } from '../store/slices/layersSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import { LayerPanelItem } from './LayerPanelItem.js';
+import { UndoButtons } from './UndoButtons.js';
 
 /** The project's layers, top of the map first. */
 export function LayerPanel() {
@@ -10,6 +11,7 @@ export function LayerPanel() {
       <header className="panel-header">
         Layers <span className="panel-header__count">{layers.length || ''}</span>
       </header>
+      <UndoButtons />
       {layers.length === 0 ? (
         <p className="layer-panel__empty">No layers yet. Ask the assistant to load a file.</p>
       ) : (

@@ -6,6 +6,7 @@ import { fittableBounds, unionExtent } from '../map/bbox.js';
 import { dataUrls } from '../map/dataUrls.js';
 import { useFitRequests } from '../map/useFitRequests.js';
 import { useLayerSync } from '../map/useLayerSync.js';
+import { useRendererQueries } from '../map/useRendererQueries.js';
 import { appStore } from '../store/appStore.js';
 import { selectAppInfo } from '../store/slices/appInfoSlice.js';
 import { selectLayers } from '../store/slices/layersSlice.js';
@@ -24,7 +25,8 @@ function initialView(layers: readonly Layer[]): Partial<MapOptions> {
 /**
  * The only owner of the MapLibre map. It exists once `app/info` says where data lives; after
  * that the store drives it one way: layers through `useLayerSync`, fit requests through
- * `useFitRequests`. For end-to-end tests it marks the container with `data-map-loaded` and
+ * `useFitRequests`; `useRendererQueries` answers main's questions about the view. For
+ * end-to-end tests it marks the container with `data-map-loaded` and
  * `data-map-idle-seq` and exposes the instance as `window.__mapwright.map`.
  */
 export function MapView() {
@@ -74,6 +76,7 @@ export function MapView() {
 
   useLayerSync(map, layers, urls);
   useFitRequests(map);
+  useRendererQueries(map);
 
   return (
     <div className="map-pane">

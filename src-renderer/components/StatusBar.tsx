@@ -3,6 +3,10 @@ import type { RunState } from '../../src-shared/domain/chat.js';
 import { selectConnection, selectLoadError, selectModel, selectProjectName } from '../store/slices/appInfoSlice.js';
 import { selectRunStatus } from '../store/slices/runSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
+import { AuditOpenButton } from './AuditPanel.js';
+import { ModeSelect } from './ModeSelect.js';
+import { SettingsOpenButton } from './SettingsPanel.js';
+import { StatusProgress } from './StatusProgress.js';
 
 const RUN_LABELS: Record<RunState['status'], string> = {
   idle: 'Ready',
@@ -32,15 +36,19 @@ export function StatusBar() {
       <span className={`status-bar__item status-bar__run status-bar__run--${runStatus}`} data-run-status={runStatus}>
         {RUN_LABELS[runStatus]}
       </span>
+      <StatusProgress />
       {loadError && (
         <span className="status-bar__item status-bar__error" title={loadError}>
           Could not load the project: {loadError}
         </span>
       )}
       <span className="status-bar__spacer" />
+      <ModeSelect />
+      <AuditOpenButton />
       <span className="status-bar__item status-bar__model" title={model?.help ?? undefined} data-model-configured={model?.configured ? 'true' : 'false'}>
         {model ? modelText : ''}
       </span>
+      <SettingsOpenButton />
       <span className={`status-bar__item status-bar__conn status-bar__conn--${connection}`} data-connection={connection}>
         <span className="status-dot" aria-hidden="true" />
         {CONNECTION_LABELS[connection]}

@@ -2,6 +2,7 @@ import type { ChatMessage } from '../../src-shared/domain/chat.js';
 import { prettyJson } from '../lib/jsonTokens.js';
 import { formatDuration } from './format.js';
 import { JsonView } from './JsonView.js';
+import { ToolCardProgress } from './ToolCardProgress.js';
 
 type ToolInfo = NonNullable<ChatMessage['tool']>;
 
@@ -25,6 +26,7 @@ export function ToolCallCard({ tool }: { tool: ToolInfo }) {
         </span>
       </div>
       {tool.summary && <div className="tool-card__summary">{tool.summary}</div>}
+      <ToolCardProgress callId={tool.callId} status={tool.status} />
       <details className="tool-card__args" open={argLines <= FOLD_LINES}>
         <summary>Arguments</summary>
         <JsonView value={tool.args} />

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EventName, EventPayload, MethodName, Result } from '../../src-shared/bridge/contract.js';
+import { EVENT_NAMES } from '../../src-shared/bridge/names.js';
 import type { ConnectionListener, ConnectionState, RendererBridge } from '../bridge/bridgeTypes.js';
 import { createAppStore } from './appStore.js';
 import { syncStoreWithBridge } from './bridgeSync.js';
@@ -18,6 +19,8 @@ function fakeBridge(snapshot: () => Result<'project/get'>) {
     transport: 'websocket',
     async call<M extends MethodName>(method: M): Promise<Result<M>> {
       calls.push(method);
+      if (method === 'policy/get') return { policy: { mode: 'plan', askForReads: true, grants: [] }, undo: { undo: null, revertTurn: null } } as Result<M>;
+      if (method === 'conversations/list') return { conversations: [], currentId: snapshot().conversationId } as Result<M>;
       return (method === 'app/info' ? info : snapshot()) as Result<M>;
     },
     on<E extends EventName>(name: E, listener: (p: EventPayload<E>) => void) {
@@ -84,7 +87,28 @@ describe('syncStoreWithBridge', () => {
   it('subscribes to every contract event', () => {
     const fake = fakeBridge(() => snapshot('x'));
     syncStoreWithBridge(fake.bridge, createAppStore());
-    assert.equal(fake.listeners.size, 7);
+    assert.equal(fake.listeners.size, EVENT_NAMES.length);
+  });
+
+  it('loads the approval policy and follows progress until the card settles', async () => {
+    const store = createAppStore();
+    const fake = fakeBridge(() => snapshot('x'));
+    syncStoreWithBridge(fake.bridge, store);
+    await settle();
+    assert.equal(store.getState().policy.mode, 'plan');
+    assert.equal(store.getState().policyLoaded, true);
+    fake.emit('tool/progress', { callId: 'call-1', fraction: 0.3, message: 'resampling' });
+    assert.equal(store.getState().progressByCallId['call-1']?.fraction, 0.3);
+    const card = (status: 'running' | 'ok') => ({
+      id: 't1', conversationId: 'c1', seq: 2, role: 'tool' as const, text: '', createdAt: 'x',
+      tool: { callId: 'call-1', toolId: 'processing.run', name: 'processing_run', title: 'Run', args: {}, summary: '', status, durationMs: null, result: null },
+    });
+    fake.emit('message/upserted', card('running'));
+    assert.ok(store.getState().progressByCallId['call-1']);
+    fake.emit('message/upserted', card('ok'));
+    assert.equal(store.getState().progressByCallId['call-1'], undefined);
+    fake.emit('undo/changed', { undo: { summary: 'resample on elev', toolId: 'processing.run' }, revertTurn: { changes: 1 } });
+    assert.equal(store.getState().undo.undo?.summary, 'resample on elev');
   });
 
   it('re-fetches state after a reconnect', async () => {

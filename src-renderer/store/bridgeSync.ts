@@ -6,9 +6,19 @@ import type { AppState, AppStore } from './appStore.js';
 
 /** Where each push event lands; a new event in the contract is a type error here until handled. */
 const eventHandlers: { [E in EventName]: (state: AppState, payload: EventPayload<E>) => void } = {
-  'run/changed': (s, run) => s.setRun(run),
-  'message/upserted': (s, message) => s.upsertMessage(message),
+  'run/changed': (s, run) => {
+    s.setRun(run);
+    // Nothing runs once the run is over, whatever progress events were missed.
+    if (run.status === 'idle') s.clearProgress();
+  },
+  'message/upserted': (s, message) => {
+    s.upsertMessage(message);
+    const tool = message.tool;
+    if (tool && tool.status !== 'running' && tool.status !== 'pending') s.clearProgress(tool.callId);
+  },
   'assistant/delta': (s, { messageId, delta }) => s.appendDelta(messageId, delta),
+  'assistant/reasoning-delta': (s, { messageId, delta }) => s.appendReasoning(messageId, delta),
+  'settings/changed': (s, status) => s.setModelStatus(status),
   'approval/requested': (s, request) => s.enqueueApproval(request),
   'approval/resolved': (s, { approvalId }) => s.resolveApproval(approvalId),
   'layers/changed': (s, { layers }) => {
@@ -19,6 +29,13 @@ const eventHandlers: { [E in EventName]: (state: AppState, payload: EventPayload
     if (extent) s.requestFit(extent);
   },
   'map/fit-requested': (s, { bbox }) => s.requestFit(bbox),
+  'conversations/changed': (s, list) => s.setConversations(list),
+  'conversations/opened': (s, opened) => s.openConversation(opened),
+  'policy/changed': (s, policy) => s.setPolicy(policy),
+  'undo/changed': (s, undo) => s.setUndo(undo),
+  'tool/progress': (s, progress) => s.reportProgress(progress),
+  // Answered by MapView's useRendererQueries, the map's one owner; nothing to keep here.
+  'renderer/query-requested': () => {},
 };
 
 function subscribe<E extends EventName>(bridge: RendererBridge, store: AppStore, name: E): () => void {
@@ -36,10 +53,20 @@ export function syncStoreWithBridge(bridge: RendererBridge, store: AppStore): ()
   async function load(): Promise<void> {
     const mine = ++generation;
     try {
-      const [info, snapshot] = await Promise.all([bridge.call('app/info', {}), bridge.call('project/get', {})]);
+      const [info, snapshot, policy] = await Promise.all([
+        bridge.call('app/info', {}),
+        bridge.call('project/get', {}),
+        bridge.call('policy/get', {}),
+      ]);
       if (mine !== generation) return; // a newer load superseded this one
       store.getState().setAppInfo(info);
       store.getState().applySnapshot(snapshot);
+      store.getState().applyPolicySnapshot(policy);
+      // Progress of calls that ended while disconnected would linger; live calls report again soon.
+      store.getState().clearProgress();
+      // After the snapshot, so the list's current id agrees with the messages shown.
+      const conversations = await bridge.call('conversations/list', {});
+      if (mine === generation) store.getState().setConversations(conversations);
     } catch (error) {
       if (mine !== generation) return;
       store.getState().setLoadError(error instanceof Error ? error.message : String(error));

@@ -5,11 +5,11 @@
  */
 const CORE_METHODS = ['app/info', 'project/get', 'chat/send', 'run/stop', 'tools/decide', 'entries/trigger'] as const;
 /** Model settings and connection tests (settingsContract.ts). */
-const SETTINGS_METHODS = [] as const;
+const SETTINGS_METHODS = ['settings/get', 'settings/save', 'settings/test-connection', 'settings/list-models'] as const;
 /** Conversation list, switching, renaming (conversationContract.ts). */
-const CONVERSATION_METHODS = [] as const;
+const CONVERSATION_METHODS = ['conversations/list', 'conversations/open', 'conversations/new', 'conversations/rename', 'conversations/delete'] as const;
 /** Approval modes, undo, audit (toolLayerContract.ts). */
-const TOOL_LAYER_METHODS = [] as const;
+const TOOL_LAYER_METHODS = ['renderer/answer', 'audit/list', 'policy/get'] as const;
 
 export const METHOD_NAMES = [...CORE_METHODS, ...SETTINGS_METHODS, ...CONVERSATION_METHODS, ...TOOL_LAYER_METHODS] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];
@@ -23,9 +23,9 @@ const CORE_EVENTS = [
   'layers/changed',
   'map/fit-requested',
 ] as const;
-const SETTINGS_EVENTS = [] as const;
-const CONVERSATION_EVENTS = [] as const;
-const TOOL_LAYER_EVENTS = [] as const;
+const SETTINGS_EVENTS = ['assistant/reasoning-delta', 'settings/changed'] as const;
+const CONVERSATION_EVENTS = ['conversations/changed', 'conversations/opened'] as const;
+const TOOL_LAYER_EVENTS = ['policy/changed', 'undo/changed', 'tool/progress', 'renderer/query-requested'] as const;
 
 export const EVENT_NAMES = [...CORE_EVENTS, ...SETTINGS_EVENTS, ...CONVERSATION_EVENTS, ...TOOL_LAYER_EVENTS] as const;
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -1,5 +1,40 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import { AuditEntryView, PolicyState, UndoState } from '../domain/toolLayer.js';
 
-/** Bridge methods and events of this domain; their names are listed in names.ts. */
-export const toolLayerMethods = {} satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
-export const toolLayerEvents = {} satisfies Record<string, z.ZodType>;
+/**
+ * The tool layer's part of the bridge: renderer-answered queries (current view, screenshot),
+ * the audit log, approval policy and undo state. The GUI's actions (undo, revert, mode) are
+ * Commands run through `entries/trigger`, not methods here.
+ */
+export const toolLayerMethods = {
+  /** The renderer's answer to a `renderer/query-requested` event. */
+  'renderer/answer': {
+    params: z.object({
+      queryId: z.string(),
+      ok: z.boolean(),
+      value: z.unknown().optional(),
+      error: z.string().optional(),
+    }),
+    result: z.object({ accepted: z.boolean() }),
+  },
+  'audit/list': {
+    params: z.object({
+      toolId: z.string().optional(),
+      caller: z.enum(['user', 'model']).optional(),
+      outcome: z.enum(['ok', 'error']).optional(),
+      limit: z.number().int().min(1).max(1000).default(200),
+    }),
+    result: z.object({ entries: z.array(AuditEntryView) }),
+  },
+  'policy/get': {
+    params: z.object({}),
+    result: z.object({ policy: PolicyState, undo: UndoState }),
+  },
+} satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
+
+export const toolLayerEvents = {
+  'policy/changed': PolicyState,
+  'undo/changed': UndoState,
+  'tool/progress': z.object({ callId: z.string(), fraction: z.number(), message: z.string() }),
+  'renderer/query-requested': z.object({ queryId: z.string(), kind: z.enum(['current_view', 'screenshot']) }),
+} satisfies Record<string, z.ZodType>;

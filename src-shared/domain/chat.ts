@@ -43,6 +43,11 @@ export const ChatMessage = z.object({
     })
     .optional(),
   level: z.enum(['info', 'error']).optional(),
+  /**
+   * Marks a notice as the summary of older turns (context compaction): the model sees its
+   * text instead of the messages up to `throughSeq`, which stay in the transcript.
+   */
+  compaction: z.object({ throughSeq: z.number().int(), foldedMessages: z.number().int() }).optional(),
   createdAt: z.string(),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
@@ -59,6 +64,10 @@ export const ApprovalRequest = z.object({
   args: z.unknown(),
   /** Whether "allow this tool for this session" may be offered. */
   rememberable: z.boolean(),
+  /** The model-facing name, shown beside the title. */
+  wireName: z.string().optional(),
+  /** Facts about the effect: which layer, how many features, CRS, where the output goes. */
+  preview: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 

@@ -12,17 +12,47 @@ export interface ProjectHandle {
   removeLayer(id: string): void;
   updateLayer(id: string, patch: Partial<Pick<Layer, 'name' | 'visible' | 'opacity' | 'style'>>): Layer;
   moveLayer(id: string, toOrder: number): Layer[];
+  /** A new, unused file path in the project's outputs folder (never a source file). */
+  outputPath(baseName: string, extension: 'gpkg' | 'tif' | 'png'): string;
+}
+
+export interface AlgorithmRequest {
+  algorithm: string;
+  /** Params with layer references already resolved to sources. */
+  params: Record<string, unknown>;
+  /** `path|layername=NAME` for vector outputs, a path for rasters. */
+  output: string;
+}
+
+export interface AlgorithmOutcome {
+  output: string;
+  featureCount: number | null;
+  notes: string[];
 }
 
 /** GDAL, reached only through the GIS worker process. */
 export interface GdalHandle {
   /** Opens a source (`path` or `path|layername=NAME`) and describes it; throws ToolFailure on bad input. */
   describe(source: string): Promise<LayerInfo>;
+  /** Runs a processing algorithm in the worker; progress and Stop are honoured. */
+  runAlgorithm(req: AlgorithmRequest, opts: { signal: AbortSignal; progress(fraction: number, message: string): void }): Promise<AlgorithmOutcome>;
 }
 
-/** The map in the renderer: view changes only. */
+export interface MapViewState {
+  center: [number, number];
+  zoom: number;
+  bounds: BBox;
+  bearing: number;
+  pitch: number;
+}
+
+/** The map in the renderer: view changes, and questions only the renderer can answer. */
 export interface MapHandle {
   fitBounds(bbox: BBox): void;
+  /** Asks the renderer; fails with a time-out when no window answers. */
+  currentView(signal: AbortSignal): Promise<MapViewState>;
+  /** A PNG of the map as shown, saved in the outputs folder. */
+  screenshot(signal: AbortSignal): Promise<{ path: string; width: number; height: number }>;
 }
 
 export interface Handles {

@@ -4,31 +4,72 @@ import type { HandleName, Handles } from './handles.js';
 export type Safety = 'read' | 'write' | 'destructive';
 export type ExecChannel = 'main' | 'worker' | 'renderer';
 export type Caller = 'user' | 'model';
+export type CallerPolicy = 'user_and_model' | 'user_only';
+
+/** A layer the host loads once the call succeeds (`path` may carry `|layername=NAME`). */
+export interface LoadLayerRequest {
+  path: string;
+  name?: string;
+}
 
 export interface ToolContext<H extends HandleName> {
   handles: Pick<Handles, H>;
   caller: Caller;
+  /** Aborted by Stop or the time-out; long work must check it. */
   signal: AbortSignal;
+  /** Shown as a progress bar on the tool card and in the status bar. */
+  progress(fraction: number, message: string): void;
+}
+
+/** What `prepare` may change: the arguments that will run and what the dialog previews. */
+export interface Prepared<A> {
+  args: A;
+  /** A few facts about the effect for the approval dialog: which layer, how many features, CRS, output path. */
+  preview?: Record<string, string | number | boolean | null>;
 }
 
 /**
- * A tool is one declaration (DESIGN §3): the contract the model sees, the permission the
- * policy reads, a summary for dialogs and cards, and the handler. Handlers import only
- * `src-shared`; everything they touch comes through the declared handles.
+ * A tool is one declaration with five faces (DESIGN §3): the contract the model sees, the
+ * validation (`input` + `prepare`), the execution, the presentation (title, group, icon,
+ * summary) and the permission the policy reads. Handlers import only `src-shared`; what they
+ * touch comes through the handles they declare.
  */
 export interface ToolDefinition<S extends z.ZodType = z.ZodType, H extends HandleName = HandleName> {
+  // contract
   /** `namespace.name`; the model sees it as `namespace_name`. */
   id: `${string}.${string}`;
   version: string;
-  title: string;
   /** Written for the model: what it does, what it returns, which tool uses its output. */
   description: string;
   input: S;
-  safety: Safety;
-  exec: ExecChannel;
-  handles: readonly H[];
+  output?: z.ZodType;
+  // presentation
+  title: string;
+  group: string;
+  /** An icon name from the renderer's set (e.g. 'layers', 'search', 'cog', 'map'). */
+  icon: string;
   /** One line describing a call, for the approval dialog and the tool card. */
   summary(args: z.output<S>): string;
+  // permission
+  safety: Safety;
+  network?: boolean;
+  caller?: CallerPolicy;
+  /** false: an internal tool, not listed in the GUI. */
+  userVisible?: boolean;
+  timeoutMs?: number;
+  /** At most this many calls of this tool at once. */
+  concurrency?: number;
+  oncePerSession?: boolean;
+  /** Set to say what replaces it; deprecated tools are not offered to the model. */
+  deprecated?: string;
+  // execution
+  exec: ExecChannel;
+  handles: readonly H[];
+  /**
+   * Normalises arguments and rejects what can be known before running (with a ready-made
+   * fix in the error's hint). What it returns is exactly what the dialog shows and what runs.
+   */
+  prepare?(args: z.output<S>, ctx: Omit<ToolContext<H>, 'progress'>): Promise<Prepared<z.output<S>>>;
   execute(args: z.output<S>, ctx: ToolContext<H>): Promise<unknown>;
 }
 
@@ -39,4 +80,12 @@ export function defineTool<S extends z.ZodType, H extends HandleName>(def: ToolD
 
 export function wireName(id: string): string {
   return id.replace(/\./g, '_');
+}
+
+/** Commands are the GUI's own actions (undo, modes): user only, never offered to the model. */
+export interface CommandDefinition<S extends z.ZodType = z.ZodType> {
+  id: `${string}.${string}`;
+  title: string;
+  input: S;
+  run(args: z.output<S>): Promise<unknown>;
 }

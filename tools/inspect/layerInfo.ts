@@ -5,6 +5,8 @@ import { findLayer, layerSummary } from '../layers/findLayer.js';
 export const layerInfo = defineTool({
   id: 'inspect.layer_info',
   version: '1.0.0',
+  group: 'inspect',
+  icon: 'search',
   title: 'Layer info',
   description:
     'Describes one layer in detail. Returns its summary plus, for vectors, the attribute fields with their types, ' +

@@ -5,6 +5,8 @@ import { layerSummary } from '../layers/findLayer.js';
 export const listLayers = defineTool({
   id: 'inspect.list_layers',
   version: '1.0.0',
+  group: 'inspect',
+  icon: 'search',
   title: 'List layers',
   description:
     'Lists the layers of the project, top of the map first. Returns for each: id, name, kind (vector/raster), ' +

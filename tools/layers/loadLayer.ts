@@ -7,6 +7,8 @@ import { layerSummary } from './findLayer.js';
 export const loadLayer = defineTool({
   id: 'layers.load',
   version: '1.0.0',
+  group: 'layers',
+  icon: 'layers',
   title: 'Load layer',
   description:
     'Adds a GIS file to the project as a map layer. Vector: GeoJSON, Shapefile, GeoPackage (pick a layer with ' +

@@ -5,6 +5,8 @@ import { findLayer } from './findLayer.js';
 export const moveLayer = defineTool({
   id: 'layers.move',
   version: '1.0.0',
+  group: 'layers',
+  icon: 'layers',
   title: 'Reorder layer',
   description:
     "Moves a layer one step up (drawn above) or down (drawn below) in the stack, or to 'top' or 'bottom'. " +

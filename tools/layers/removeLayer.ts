@@ -5,6 +5,8 @@ import { findLayer } from './findLayer.js';
 export const removeLayer = defineTool({
   id: 'layers.remove',
   version: '1.0.0',
+  group: 'layers',
+  icon: 'layers',
   title: 'Remove layer',
   description:
     'Removes a layer from the project (the file on disk is not touched). Returns the removed layer id and name ' +

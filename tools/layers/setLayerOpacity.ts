@@ -5,6 +5,8 @@ import { findLayer } from './findLayer.js';
 export const setLayerOpacity = defineTool({
   id: 'layers.set_opacity',
   version: '1.0.0',
+  group: 'layers',
+  icon: 'layers',
   title: 'Set layer opacity',
   description: 'Sets how opaque a layer is drawn, from 0 (invisible) to 1 (opaque). Returns the layer id, name and new opacity.',
   input: z.object({

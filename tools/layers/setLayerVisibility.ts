@@ -5,6 +5,8 @@ import { findLayer } from './findLayer.js';
 export const setLayerVisibility = defineTool({
   id: 'layers.set_visibility',
   version: '1.0.0',
+  group: 'layers',
+  icon: 'layers',
   title: 'Show or hide layer',
   description: 'Shows or hides a layer on the map without removing it. Returns the layer id, name and visibility.',
   input: z.object({

@@ -6,6 +6,8 @@ import { findLayer } from './findLayer.js';
 export const zoomToLayer = defineTool({
   id: 'layers.zoom_to',
   version: '1.0.0',
+  group: 'layers',
+  icon: 'layers',
   title: 'Zoom to layer',
   description:
     "Moves the map view to a layer's full extent. A view change only: the project is not modified. " +

@@ -23,7 +23,8 @@ export function historyToModelMessages(messages: readonly ChatMessage[]): ModelM
     else if (m.role === 'assistant') {
       const calls = m.toolCalls ?? [];
       if (!m.text && calls.length === 0) continue;
-      out.push(calls.length ? { role: 'assistant', content: m.text, toolCalls: calls } : { role: 'assistant', content: m.text });
+      // The id lets the run attach the reasoning it kept in memory (streamTurn, reasoningMemory).
+      out.push(calls.length ? { role: 'assistant', content: m.text, toolCalls: calls, messageId: m.id } : { role: 'assistant', content: m.text, messageId: m.id });
       for (const call of calls) {
         out.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify(results.get(call.id) ?? INTERRUPTED) });
       }

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, ToolCallRequest, ToolCallStatus } from '../../../src-shared/domain/chat.js';
 import type { ToolResult } from '../../../src-shared/tools/toolResult.js';
-import type { ToolDispatcher } from '../../tool-host/toolDispatcher.js';
+import type { DispatchOutcome, ToolDispatcher } from '../../tool-host/toolDispatcher.js';
 import type { RunContext } from '../runContext.js';
+import type { CallGuards } from './callGuards.js';
 
 /**
  * One call of the model's turn, shown as a card that follows it through approval and
  * execution. The outcome is saved in the conversation, so the next turn (and a restart)
  * knows what happened.
  */
-export async function runToolCall(ctx: RunContext, dispatcher: ToolDispatcher, call: ToolCallRequest): Promise<ToolResult> {
+export async function runToolCall(ctx: RunContext, dispatcher: ToolDispatcher, guards: CallGuards, call: ToolCallRequest): Promise<ToolResult> {
   const id = randomUUID();
   let card: NonNullable<ChatMessage['tool']> = {
     callId: call.id,
@@ -28,19 +29,26 @@ export async function runToolCall(ctx: RunContext, dispatcher: ToolDispatcher, c
   };
   update({});
 
-  const outcome = await dispatcher.dispatch({
-    name: call.name,
-    rawArgs: call.arguments,
-    caller: 'model',
-    callId: call.id,
-    signal: ctx.signal,
-    onValidated: (tool, args, summary) => update({ toolId: tool.def.id, title: tool.def.title, args, summary }),
-    onStatus: (status) => update({ status }),
-  });
+  const blocked = guards.before(call);
+  const outcome: DispatchOutcome = blocked
+    ? { result: blocked, tool: null, args: card.args, durationMs: null, loadedLayers: [] }
+    : await dispatcher.dispatch({
+        name: call.name,
+        rawArgs: call.arguments,
+        caller: 'model',
+        callId: call.id,
+        runId: ctx.runId,
+        conversationId: ctx.conversationId,
+        signal: ctx.signal,
+        onValidated: (tool, args, summary) => update({ toolId: tool.def.id, title: tool.def.title, args, summary }),
+        onStatus: (status) => update({ status }),
+        onProgress: (fraction, message) => ctx.emit('tool/progress', { callId: call.id, fraction, message }),
+      });
   const status: ToolCallStatus = outcome.result.ok ? 'ok' : outcome.result.error.code === 'rejected_by_user' ? 'rejected' : 'error';
   update({ status, durationMs: outcome.durationMs, result: outcome.result });
   const notice = noticeFor(card.toolId, outcome.result);
   if (notice) ctx.save({ id: randomUUID(), role: 'notice', text: notice, level: 'info' });
+  for (const name of outcome.loadedLayers) ctx.save({ id: randomUUID(), role: 'notice', text: `Loaded layer ${name} (tool output)`, level: 'info' });
   return outcome.result;
 }
 

@@ -6,11 +6,12 @@
  * Trust: the window is sandboxed and isolated, may not leave `mapwright://app/`, open windows
  * or ask for permissions, and runs under a strict CSP; IPC answers only frames on the app.
  */
-import { app, BrowserWindow, dialog, net, protocol, session, type WebContents, type WebFrameMain } from 'electron';
+import { app, BrowserWindow, dialog, net, protocol, safeStorage, session, type WebContents, type WebFrameMain } from 'electron';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createServices } from '../../composition/createServices.js';
 import type { Services } from '../../composition/services.js';
+import { safeStorageSecretStore } from '../../settings/secretStore.js';
 import { appDataDir } from '../appDataDir.js';
 import { contentSecurityPolicy } from '../contentSecurityPolicy.js';
 import { connectPushEvents, registerIpc } from './ipcRouter.js';
@@ -55,6 +56,8 @@ async function start(): Promise<void> {
     dataQuery: '',
     assetsDir: path.join(appRoot, 'assets'),
     sqliteNativeBinding: electronSqliteBinding(appRoot),
+    // API keys encrypted with the OS keychain (safeStorage is usable once the app is ready).
+    secretStore: safeStorageSecretStore(safeStorage, appDataDir()),
   });
 
   protocol.handle(SCHEME, (request) => serve(services, request));

@@ -1,0 +1,35 @@
+import { writeFile } from 'node:fs/promises';
+import { z } from 'zod';
+import type { Emit } from '../../src-shared/bridge/contract.js';
+import { BBox } from '../../src-shared/domain/layer.js';
+import type { MapHandle, ProjectHandle } from '../../src-shared/tools/handles.js';
+import { ToolFailure } from '../../src-shared/tools/toolResult.js';
+import type { RendererQueries } from '../tool-host/rendererQueries.js';
+
+const View = z.object({
+  center: z.tuple([z.number(), z.number()]),
+  zoom: z.number(),
+  bounds: BBox,
+  bearing: z.number(),
+  pitch: z.number(),
+});
+const Shot = z.object({ dataUrl: z.string().startsWith('data:image/png;base64,'), width: z.number().int(), height: z.number().int() });
+
+/** The `map` handle: view changes go out as events; questions go to the renderer and are validated on return. */
+export function createMapHandle(emit: Emit, queries: RendererQueries, project: ProjectHandle): MapHandle {
+  return {
+    fitBounds: (bbox) => emit('map/fit-requested', { bbox }),
+    async currentView(signal) {
+      const answer = View.safeParse(await queries.ask('current_view', signal));
+      if (!answer.success) throw new ToolFailure('handler_error', 'The map sent a malformed view', true);
+      return answer.data;
+    },
+    async screenshot(signal) {
+      const answer = Shot.safeParse(await queries.ask('screenshot', signal));
+      if (!answer.success) throw new ToolFailure('handler_error', 'The map sent a malformed screenshot', true);
+      const path = project.outputPath('map-screenshot', 'png');
+      await writeFile(path, Buffer.from(answer.data.dataUrl.slice('data:image/png;base64,'.length), 'base64'));
+      return { path, width: answer.data.width, height: answer.data.height };
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import type { Emit } from '../../src-shared/bridge/contract.js';
+import type { ChatMessage, RunState } from '../../src-shared/domain/chat.js';
+import type { ConversationSummary } from '../store/conversationRepo.js';
+import type { ProjectStore } from '../store/projectStore.js';
+
+/** Thrown when the person tries to switch conversations during a run; the bridge shows the message. */
+export class ConversationBusyError extends Error {
+  constructor(what: string, status: RunState['status']) {
+    super(
+      status === 'awaiting_approval'
+        ? `Cannot ${what} while the assistant waits for your approval: answer the dialog or press Stop first.`
+        : `Cannot ${what} while the assistant is working: wait for it or press Stop first.`,
+    );
+    this.name = 'ConversationBusyError';
+  }
+}
+
+export interface ConversationServiceDeps {
+  store: ProjectStore;
+  emit: Emit;
+  /** The agent's state: switching is refused unless it is idle. */
+  runState(): RunState;
+}
+
+/**
+ * The conversation list of the open project: open, start, rename, delete. A run belongs to
+ * the current conversation, so anything that changes which one is current is refused while
+ * a run is live or waiting for approval. Every change is announced as `conversations/changed`;
+ * a switch also as `conversations/opened` with the messages to show.
+ */
+export class ConversationService {
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly deps: ConversationServiceDeps) {
+    // A conversation's first message writes its row (and gives it a title): the list changed.
+    this.unsubscribe = deps.store.conversations.subscribe(({ created }) => {
+      if (created) this.announce();
+    });
+  }
+
+  list(): { conversations: ConversationSummary[]; currentId: string } {
+    return { conversations: this.deps.store.conversations.list(), currentId: this.deps.store.conversationId };
+  }
+
+  open(id: string): { conversationId: string; messages: ChatMessage[] } {
+    const { store } = this.deps;
+    if (id !== store.conversationId) {
+      this.refuseWhileBusy('open another conversation');
+      if (!store.conversations.exists(id)) throw new Error('That conversation no longer exists.');
+      store.conversationId = id;
+      this.announceOpened();
+    }
+    return { conversationId: store.conversationId, messages: store.conversations.messages(store.conversationId) };
+  }
+
+  /** An empty conversation becomes current; nothing is written until its first message. */
+  startNew(): { conversationId: string } {
+    const { store } = this.deps;
+    // Already on an empty one: reuse it rather than pile up ids.
+    if (store.conversations.exists(store.conversationId)) {
+      this.refuseWhileBusy('start a new conversation');
+      store.conversationId = randomUUID();
+      this.announceOpened();
+    }
+    return { conversationId: store.conversationId };
+  }
+
+  rename(id: string, title: string): ConversationSummary {
+    const renamed = this.deps.store.conversations.rename(id, title);
+    if (!renamed) throw new Error('That conversation no longer exists.');
+    this.announce();
+    return renamed;
+  }
+
+  /** Deleting the current conversation switches to a new empty one, so it is refused mid-run. */
+  remove(id: string): { deleted: boolean; currentId: string } {
+    const { store } = this.deps;
+    const isCurrent = id === store.conversationId;
+    if (isCurrent) this.refuseWhileBusy('delete the conversation in use');
+    const deleted = store.conversations.remove(id);
+    if (isCurrent) {
+      store.conversationId = randomUUID();
+      this.announceOpened();
+    } else if (deleted) this.announce();
+    return { deleted, currentId: store.conversationId };
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+
+  private refuseWhileBusy(what: string): void {
+    const { status } = this.deps.runState();
+    if (status !== 'idle') throw new ConversationBusyError(what, status);
+  }
+
+  private announceOpened(): void {
+    const { store, emit } = this.deps;
+    emit('conversations/opened', { conversationId: store.conversationId, messages: store.conversations.messages(store.conversationId) });
+    this.announce();
+  }
+
+  private announce(): void {
+    this.deps.emit('conversations/changed', this.list());
+  }
+}

@@ -1,0 +1,72 @@
+import { createAnthropicStreamFolder, turnFromAnthropicMessage, type AnthropicDeltas } from './anthropicStreamFolder.js';
+import { ANTHROPIC_VERSION, anthropicModelsUrl, buildAnthropicRequestBody, messagesUrl } from './anthropicWire.js';
+import { isRecord } from './chatTurnAccumulator.js';
+import { getJson, postJson, pumpBody, readText } from './httpWire.js';
+import { ModelError, type TurnRequest } from './modelClient.js';
+import { modelIdsOf } from './openaiTransport.js';
+import { stoppedError } from './retryPolicy.js';
+import type { WireAttempt, WireResult, WireSink, WireTransport } from './wireTransport.js';
+
+export interface AnthropicTransportOptions {
+  /** `https://api.anthropic.com`, `…/v1` or the full `…/v1/messages`. */
+  baseUrl: string;
+  model: string;
+  apiKey?: string | null;
+  /** Extended thinking budget in tokens; null keeps thinking off. */
+  thinkingBudget?: number | null;
+}
+
+/** Anthropic Messages over HTTP. */
+export function createAnthropicTransport(options: AnthropicTransportOptions): WireTransport {
+  const url = messagesUrl(options.baseUrl);
+  const auth: Record<string, string> = { 'anthropic-version': ANTHROPIC_VERSION };
+  if (options.apiKey) auth['x-api-key'] = options.apiKey;
+  const headers = { ...auth, 'Content-Type': 'application/json', Accept: 'text/event-stream, application/json' };
+
+  return {
+    wire: 'anthropic',
+    baseUrl: options.baseUrl,
+    model: options.model,
+    async send(request: TurnRequest, attempt: WireAttempt, sink: WireSink, signal: AbortSignal): Promise<WireResult> {
+      const body = buildAnthropicRequestBody(options.model, request, { stream: attempt.stream, thinkingBudget: options.thinkingBudget ?? null });
+      const response = await postJson(url, headers, body, signal);
+      const deltas: AnthropicDeltas = { text: (d) => sink.content(d), thinking: (d) => sink.reasoning(d) };
+      try {
+        const contentType = response.headers.get('content-type') ?? '';
+        let result: WireResult;
+        if (contentType.includes('text/event-stream')) {
+          const folder = createAnthropicStreamFolder(deltas);
+          try {
+            await pumpBody(response, (text) => folder.feed(text), () => folder.done, signal);
+          } catch (error) {
+            if (!(error instanceof ModelError && !error.aborted && folder.finished)) throw error;
+          }
+          const turn = folder.end();
+          result = { turn, streamIgnored: false, reasoningShape: turn.thinking?.length ? 'anthropic-thinking' : 'none' };
+        } else {
+          const text = await readText(response, signal);
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            throw new ModelError(`The model endpoint at ${url} did not answer with a Message (${contentType || 'no content type'}). Check the URL.`);
+          }
+          if (isRecord(parsed) && parsed.type === 'error') {
+            const error = isRecord(parsed.error) ? parsed.error : {};
+            throw new ModelError(typeof error.message === 'string' ? error.message : 'The model server reported an error.');
+          }
+          const turn = turnFromAnthropicMessage(parsed, deltas);
+          result = { turn, streamIgnored: attempt.stream, reasoningShape: turn.thinking?.length ? 'anthropic-thinking' : 'none' };
+        }
+        if (signal.aborted) throw stoppedError();
+        return result;
+      } catch (error) {
+        if (signal.aborted) throw stoppedError();
+        throw error;
+      }
+    },
+    async listModels(signal) {
+      return modelIdsOf(await getJson(anthropicModelsUrl(options.baseUrl), auth, signal));
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { CapabilityStore, EndpointCapabilities } from '../model/endpointCapabilities.js';
+
+/**
+ * The app's own SQLite file, `<home>/mapwright.sqlite`: settings that belong to the person,
+ * not to a project (the model endpoint) and what was learnt about endpoints. Never keys:
+ * those go to the SecretStore. Migrations are append-only (`user_version`).
+ */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL, updated_at TEXT NOT NULL);
+   CREATE TABLE endpoint_capabilities (
+     endpoint TEXT PRIMARY KEY,
+     capabilities TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );`,
+];
+
+export interface AppSettingsDb {
+  get<T>(key: string): T | null;
+  set(key: string, value: unknown): void;
+  readonly capabilities: CapabilityStore;
+  close(): void;
+}
+
+export function appSettingsPath(home: string): string {
+  return join(home, 'mapwright.sqlite');
+}
+
+export function openAppSettingsDb(home: string, options: { nativeBinding?: string } = {}): AppSettingsDb {
+  const file = appSettingsPath(home);
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('busy_timeout = 5000');
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (let v = current; v < MIGRATIONS.length; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+
+  const getSetting = db.prepare('SELECT value FROM settings WHERE key = ?');
+  const putSetting = db.prepare(
+    'INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at',
+  );
+  const getCaps = db.prepare('SELECT capabilities FROM endpoint_capabilities WHERE endpoint = ?');
+  const putCaps = db.prepare(
+    'INSERT INTO endpoint_capabilities (endpoint, capabilities, updated_at) VALUES (?, ?, ?) ON CONFLICT(endpoint) DO UPDATE SET capabilities = excluded.capabilities, updated_at = excluded.updated_at',
+  );
+  const dropCaps = db.prepare('DELETE FROM endpoint_capabilities WHERE endpoint = ?');
+
+  return {
+    get<T>(key: string): T | null {
+      const row = getSetting.get(key) as { value: string } | undefined;
+      return row ? (JSON.parse(row.value) as T) : null;
+    },
+    set(key, value) {
+      putSetting.run(key, JSON.stringify(value), new Date().toISOString());
+    },
+    capabilities: {
+      get(endpoint) {
+        const row = getCaps.get(endpoint) as { capabilities: string } | undefined;
+        if (!row) return null;
+        try {
+          return JSON.parse(row.capabilities) as EndpointCapabilities;
+        } catch {
+          return null;
+        }
+      },
+      set(endpoint, capabilities) {
+        putCaps.run(endpoint, JSON.stringify(capabilities), new Date().toISOString());
+      },
+      forget(endpoint) {
+        dropCaps.run(endpoint);
+      },
+    },
+    close() {
+      db.close();
+    },
+  };
+}

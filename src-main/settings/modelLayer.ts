@@ -1,0 +1,38 @@
+import type { Emit } from '../../src-shared/bridge/contract.js';
+import { createModelProvider, type ModelProvider } from '../model/modelProvider.js';
+import { openAppSettingsDb } from './appSettingsDb.js';
+import { fileSecretStore, type SecretStore } from './secretStore.js';
+import { createSettingsHandlers, type SettingsHandlers } from './settingsHandlers.js';
+import { createSettingsStore } from './settingsService.js';
+
+/**
+ * Everything about the model that the composition root wires: the app settings file, the
+ * key store the host provides (Electron: safeStorage; web host: a 0600 file), the provider
+ * the agent asks for its client at each run, and the settings methods of the bridge.
+ */
+export interface ModelLayer {
+  provider: ModelProvider;
+  handlers: SettingsHandlers;
+  close(): void;
+}
+
+export interface ModelLayerOptions {
+  home: string;
+  emit: Emit;
+  /** From the host; the web host passes none and gets the file store. */
+  secrets?: SecretStore;
+  sqliteNativeBinding?: string;
+  env?: Record<string, string | undefined>;
+}
+
+export function createModelLayer(options: ModelLayerOptions): ModelLayer {
+  const db = openAppSettingsDb(options.home, options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {});
+  const secrets = options.secrets ?? fileSecretStore(options.home);
+  const store = createSettingsStore({ db, secrets, ...(options.env ? { env: options.env } : {}) });
+  const provider = createModelProvider({ capabilities: db.capabilities, savedConfig: store.savedConfig, ...(options.env ? { env: options.env } : {}) });
+  return {
+    provider,
+    handlers: createSettingsHandlers({ store, provider, emit: options.emit }),
+    close: () => db.close(),
+  };
+}

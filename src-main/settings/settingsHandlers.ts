@@ -1,0 +1,38 @@
+import type { Emit, MethodHandlers } from '../../src-shared/bridge/contract.js';
+import type { settingsMethods } from '../../src-shared/bridge/settingsContract.js';
+import type { ModelProvider } from '../model/modelProvider.js';
+import { testConnection, type SettingsStore } from './settingsService.js';
+
+export type SettingsHandlers = Pick<MethodHandlers, keyof typeof settingsMethods>;
+
+/** The settings methods of the bridge; params arrive parsed by the contract. */
+export function createSettingsHandlers(deps: { store: SettingsStore; provider: ModelProvider; emit: Emit }): SettingsHandlers {
+  const { store, provider, emit } = deps;
+  return {
+    'settings/get': async () => store.view(provider.status()),
+    'settings/save': async (draft) => {
+      store.save(draft);
+      provider.reload();
+      const status = provider.status();
+      emit('settings/changed', status);
+      return store.view(status);
+    },
+    'settings/test-connection': async (draft) =>
+      testConnection(provider, {
+        provider: draft.provider,
+        wire: draft.wire,
+        url: draft.url,
+        model: draft.model,
+        apiKey: store.keyFor(draft.provider, draft.url, draft.apiKey),
+        thinkingBudget: draft.thinkingBudget,
+      }),
+    'settings/list-models': async ({ provider: id, wire, url, apiKey }) => {
+      const client = provider.clientFor({ provider: id, wire, url, model: '', apiKey: store.keyFor(id, url, apiKey), thinkingBudget: null });
+      try {
+        return { models: await client.listModels(AbortSignal.timeout(10_000)), error: null };
+      } catch (error) {
+        return { models: [], error: error instanceof Error ? error.message : String(error) };
+      }
+    },
+  };
+}

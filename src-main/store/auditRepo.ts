@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import type { Db } from './openProjectDb.js';
+
+export const AuditEntry = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  conversationId: z.string().nullable(),
+  runId: z.string().nullable(),
+  caller: z.enum(['user', 'model']),
+  toolId: z.string(),
+  toolVersion: z.string().nullable(),
+  definitionHash: z.string().nullable(),
+  args: z.unknown(),
+  /** How the call got its go-ahead: run at once (read), asked and approved, a session grant, auto mode, refused… */
+  decision: z.enum(['not_needed', 'approved', 'rejected', 'granted', 'auto', 'refused', 'user_action']),
+  decidedBy: z.enum(['user', 'policy', 'system']),
+  outcome: z.enum(['ok', 'error']),
+  errorCode: z.string().nullable(),
+  durationMs: z.number().nullable(),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'>;
+
+export interface AuditFilter {
+  toolId?: string;
+  caller?: 'user' | 'model';
+  outcome?: 'ok' | 'error';
+  limit?: number;
+}
+
+/** The audit log: one row per call, whoever made it, whatever happened (DESIGN §3). */
+export class AuditRepo {
+  constructor(private readonly db: Db) {}
+
+  add(entry: NewAuditEntry): void {
+    this.db
+      .prepare(
+        `INSERT INTO audit (at, conversation_id, run_id, caller, tool_id, tool_version, definition_hash, args, decision, decided_by, outcome, error_code, duration_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        new Date().toISOString(),
+        entry.conversationId,
+        entry.runId,
+        entry.caller,
+        entry.toolId,
+        entry.toolVersion,
+        entry.definitionHash,
+        JSON.stringify(entry.args ?? null),
+        entry.decision,
+        entry.decidedBy,
+        entry.outcome,
+        entry.errorCode,
+        entry.durationMs,
+      );
+  }
+
+  /** Newest first. */
+  list(filter: AuditFilter = {}): AuditEntry[] {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    const add = (clause: string, value: unknown) => {
+      where.push(clause);
+      params.push(value);
+    };
+    if (filter.toolId) add('tool_id = ?', filter.toolId);
+    if (filter.caller) add('caller = ?', filter.caller);
+    if (filter.outcome) add('outcome = ?', filter.outcome);
+    const sql = `SELECT * FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
+    const rows = this.db.prepare(sql).all(...params, filter.limit ?? 200) as Record<string, unknown>[];
+    return rows.map((r) =>
+      AuditEntry.parse({
+        id: r.id,
+        at: r.at,
+        conversationId: r.conversation_id,
+        runId: r.run_id,
+        caller: r.caller,
+        toolId: r.tool_id,
+        toolVersion: r.tool_version,
+        definitionHash: r.definition_hash,
+        args: JSON.parse(String(r.args)),
+        decision: r.decision,
+        decidedBy: r.decided_by,
+        outcome: r.outcome,
+        errorCode: r.error_code,
+        durationMs: r.duration_ms,
+      }),
+    );
+  }
+}

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
+import { decideApproval, type PolicyInput } from './approvalPolicy.js';
+
+const tool = (safety: 'read' | 'write' | 'destructive', extra: Partial<ToolDefinition> = {}) => ({ id: `t.${safety}`, safety, ...extra }) as unknown as ToolDefinition;
+const base: Omit<PolicyInput, 'def'> = { caller: 'model', mode: 'ask', askForReads: false, granted: false };
+
+describe('approval policy', () => {
+  it('Ask: reads run, writes ask (rememberable), destructive asks (never remembered)', () => {
+    assert.deepEqual(decideApproval({ ...base, def: tool('read') }), { kind: 'run', decision: 'not_needed' });
+    assert.deepEqual(decideApproval({ ...base, def: tool('write') }), { kind: 'ask', rememberable: true });
+    assert.deepEqual(decideApproval({ ...base, def: tool('destructive') }), { kind: 'ask', rememberable: false });
+  });
+  it('the reads-ask setting makes reads ask', () => {
+    assert.equal(decideApproval({ ...base, askForReads: true, def: tool('read') }).kind, 'ask');
+  });
+  it('a session grant skips the dialog for writes only', () => {
+    assert.deepEqual(decideApproval({ ...base, granted: true, def: tool('write') }), { kind: 'run', decision: 'granted' });
+    assert.equal(decideApproval({ ...base, granted: true, def: tool('destructive') }).kind, 'ask');
+  });
+  it('Auto: writes run, destructive and network still ask', () => {
+    assert.deepEqual(decideApproval({ ...base, mode: 'auto', def: tool('write') }), { kind: 'run', decision: 'auto' });
+    assert.equal(decideApproval({ ...base, mode: 'auto', def: tool('destructive') }).kind, 'ask');
+    assert.deepEqual(decideApproval({ ...base, mode: 'auto', def: tool('read', { network: true }) }), { kind: 'ask', rememberable: false });
+  });
+  it('Plan: only reads run for the model', () => {
+    assert.equal(decideApproval({ ...base, mode: 'plan', def: tool('write') }).kind, 'refuse');
+    assert.equal(decideApproval({ ...base, mode: 'plan', def: tool('read') }).kind, 'run');
+  });
+  it('user_only tools are refused to the model, run for the person', () => {
+    assert.equal(decideApproval({ ...base, def: tool('write', { caller: 'user_only' }) }).kind, 'refuse');
+    assert.deepEqual(decideApproval({ ...base, caller: 'user', def: tool('write', { caller: 'user_only' }) }), { kind: 'run', decision: 'user_action' });
+  });
+});

@@ -1,0 +1,18 @@
+import type { AuditEntryView } from '../../src-shared/domain/toolLayer.js';
+
+/** "approved (user)", "auto (policy)", "not needed (policy)"; a person's own action reads as such. */
+export function decisionLabel(entry: Pick<AuditEntryView, 'decision' | 'decidedBy'>): string {
+  if (entry.decision === 'user_action') return 'your action';
+  return `${entry.decision.replace(/_/g, ' ')} (${entry.decidedBy})`;
+}
+
+/** Time of day for the row; the full local date and time go in the tooltip. */
+export function auditTime(iso: string): { short: string; full: string } {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return { short: iso, full: iso };
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return {
+    short: `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`,
+    full: date.toLocaleString(),
+  };
+}

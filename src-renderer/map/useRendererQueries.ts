@@ -1,0 +1,41 @@
+import type { Map as MapLibreMap } from 'maplibre-gl';
+import { useEffect } from 'react';
+import type { EventPayload } from '../../src-shared/bridge/contract.js';
+import { useBridge } from '../bridge/BridgeContext.js';
+import type { RendererBridge } from '../bridge/bridgeTypes.js';
+import { captureScreenshot, describeView } from './rendererQueries.js';
+
+/** Main gives the renderer 5 s to answer; a map still loading tiles after 3 s is shot as it is. */
+const IDLE_CAP_MS = 3000;
+/** The web host's WebSocket takes messages up to 1 MiB; leave room for the envelope. */
+const WS_MAX_DATA_URL = 1_000_000;
+
+type Query = EventPayload<'renderer/query-requested'>;
+
+async function answer(bridge: RendererBridge, map: MapLibreMap | null, { queryId, kind }: Query): Promise<void> {
+  let reply: { ok: true; value: unknown } | { ok: false; error: string };
+  try {
+    if (!map) throw new Error('The map is not ready yet');
+    const maxChars = bridge.transport === 'websocket' ? WS_MAX_DATA_URL : Number.POSITIVE_INFINITY;
+    const value = kind === 'current_view' ? describeView(map) : await captureScreenshot(map, { idleCapMs: IDLE_CAP_MS, maxChars });
+    reply = { ok: true, value };
+  } catch (error) {
+    reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  try {
+    // accepted:false means main stopped waiting (time-out, Stop, another window answered first).
+    await bridge.call('renderer/answer', { queryId, ...reply });
+  } catch (error) {
+    console.warn('[map] could not answer a query', error);
+  }
+}
+
+/**
+ * Answers main's questions about the map (`exec: renderer` tools: current view, screenshot).
+ * Used by MapView, the map's owner; before the map exists it answers with a readable error
+ * rather than letting main time out.
+ */
+export function useRendererQueries(map: MapLibreMap | null): void {
+  const bridge = useBridge();
+  useEffect(() => bridge.on('renderer/query-requested', (query) => void answer(bridge, map, query)), [bridge, map]);
+}

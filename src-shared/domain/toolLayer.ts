@@ -1,0 +1,40 @@
+import { z } from 'zod';
+
+/** Ask: writes ask. Auto: writes run, destructive still asks. Plan: only read tools are offered. */
+export const ApprovalMode = z.enum(['ask', 'auto', 'plan']);
+export type ApprovalMode = z.infer<typeof ApprovalMode>;
+
+export const PolicyState = z.object({
+  mode: ApprovalMode,
+  /** When true, read tools ask too. */
+  askForReads: z.boolean(),
+  /** Tool ids allowed for this session. */
+  grants: z.array(z.string()),
+});
+export type PolicyState = z.infer<typeof PolicyState>;
+
+export const UndoState = z.object({
+  /** What "Undo last change" would undo, or null. */
+  undo: z.object({ summary: z.string(), toolId: z.string() }).nullable(),
+  /** How many changes "Revert this turn" would undo, or null. */
+  revertTurn: z.object({ changes: z.number().int() }).nullable(),
+});
+export type UndoState = z.infer<typeof UndoState>;
+
+export const AuditEntryView = z.object({
+  id: z.number().int(),
+  at: z.string(),
+  conversationId: z.string().nullable(),
+  runId: z.string().nullable(),
+  caller: z.enum(['user', 'model']),
+  toolId: z.string(),
+  toolVersion: z.string().nullable(),
+  definitionHash: z.string().nullable(),
+  args: z.unknown(),
+  decision: z.string(),
+  decidedBy: z.string(),
+  outcome: z.enum(['ok', 'error']),
+  errorCode: z.string().nullable(),
+  durationMs: z.number().nullable(),
+});
+export type AuditEntryView = z.infer<typeof AuditEntryView>;

@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { defineTool } from '../../src-shared/tools/toolSdk.js';
+
+export const currentView = defineTool({
+  id: 'map.current_view',
+  version: '1.0.0',
+  group: 'map',
+  icon: 'map',
+  title: 'Current map view',
+  description:
+    'Asks the map what the person is looking at. Returns the centre [lon, lat], zoom, the visible bounds ' +
+    '[west, south, east, north] in degrees, bearing and pitch — use the bounds as a bbox filter for queries.',
+  input: z.object({}),
+  safety: 'read',
+  exec: 'renderer',
+  handles: ['map'],
+  timeoutMs: 10_000,
+  summary: () => 'Read the current map view',
+  async execute(_args, { handles, signal }) {
+    return handles.map.currentView(signal);
+  },
+});

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import type { Layer } from '../../src-shared/domain/layer.js';
+import { ALGORITHMS, findAlgorithm } from '../../src-shared/processing/catalogue.js';
+import type { AlgorithmSpec } from '../../src-shared/processing/algorithmSpec.js';
+import { ToolFailure } from '../../src-shared/tools/toolResult.js';
+import { defineTool } from '../../src-shared/tools/toolSdk.js';
+import { findLayer } from '../layers/findLayer.js';
+import { utmEpsgFor } from './utmZone.js';
+
+const Input = z.object({
+  algorithm: z.enum(ALGORITHMS.map((a) => a.id) as [string, ...string[]]).describe('Algorithm id (see processing_list)'),
+  params: z.record(z.string(), z.unknown()).describe('The algorithm’s parameters (see processing_describe)'),
+  output_name: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,60}$/, 'letters, digits, _ and - only')
+    .optional()
+    .describe('Name of the new layer; defaults to <input>_<algorithm>'),
+  /** Chosen by the host in prepare, inside the project's outputs folder; shown in the dialog. */
+  output_path: z.string().optional().describe('Set by Mapwright; any value given is replaced'),
+});
+
+export const runAlgorithm = defineTool({
+  id: 'processing.run',
+  version: '1.0.0',
+  group: 'processing',
+  icon: 'cog',
+  title: 'Run processing algorithm',
+  description:
+    'Runs one processing algorithm (processing_list, processing_describe) in the GIS worker, with progress; Stop ' +
+    'cancels it. The result is written as a new file in the project outputs folder (sources are never modified) ' +
+    'and loaded as a new layer. Distances are in the input layer CRS units and are refused on degree-based layers ' +
+    'with the reprojection to run first. Returns the output path, the new layer name and the feature count.',
+  input: Input,
+  safety: 'write',
+  exec: 'worker',
+  handles: ['project', 'gdal'],
+  timeoutMs: 30 * 60_000,
+  summary: (a) => {
+    const input = typeof a.params.input === 'string' ? ` on ${a.params.input}` : '';
+    return `${a.algorithm}${input}${a.output_path ? ` → ${a.output_path}` : ''}`;
+  },
+  async prepare(args, { handles }) {
+    const spec = findAlgorithm(args.algorithm)!;
+    const parsed = spec.params.safeParse(args.params);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((i) => `params.${i.path.join('.')}: ${i.message}`).join('; ');
+      throw new ToolFailure('invalid_params', `Invalid parameters for ${spec.id}: ${problems}`, true, `See processing_describe {"algorithm":"${spec.id}"}.`);
+    }
+    const params = parsed.data as Record<string, unknown>;
+    const layers = resolveLayers(spec, params, handles.project);
+    const main = layers[0];
+    checkDistanceUnits(spec, params, main);
+    const name = args.output_name ?? `${main?.name ?? 'output'}_${spec.id}`;
+    const path = handles.project.outputPath(name, spec.output === 'vector' ? 'gpkg' : 'tif');
+    return {
+      args: { ...args, params, output_name: name, output_path: path },
+      preview: {
+        input: main ? main.name : null,
+        features: main?.info.featureCount ?? null,
+        crs: main?.info.crs?.epsg ? `EPSG:${main.info.crs.epsg}` : (main?.info.crs?.name ?? null),
+        output: path,
+      },
+    };
+  },
+  async execute(args, { handles, signal, progress }) {
+    const spec = findAlgorithm(args.algorithm)!;
+    const params: Record<string, unknown> = { ...args.params };
+    for (const key of spec.layerParams) {
+      const layer = findLayer(handles.project, String(params[key]));
+      params[key] = layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source;
+    }
+    const output = spec.output === 'vector' ? `${args.output_path!}|layername=${args.output_name!}` : args.output_path!;
+    const result = await handles.gdal.runAlgorithm({ algorithm: spec.id, params, output }, { signal, progress });
+    return {
+      output: result.output,
+      feature_count: result.featureCount,
+      notes: result.notes,
+      load_layers: [{ path: result.output, name: args.output_name! }],
+    };
+  },
+});
+
+function resolveLayers(spec: AlgorithmSpec, params: Record<string, unknown>, project: Parameters<typeof findLayer>[0]): Layer[] {
+  return spec.layerParams.map((key) => {
+    const layer = findLayer(project, String(params[key]));
+    if (spec.output === 'vector' && layer.kind !== 'vector') {
+      throw new ToolFailure('invalid_params', `params.${key}: ${spec.id} needs a vector layer; '${layer.name}' is a raster.`, false);
+    }
+    return layer;
+  });
+}
+
+/** A distance on a layer in degrees is not a distance: refuse it with the reprojection to make first. */
+function checkDistanceUnits(spec: AlgorithmSpec, params: Record<string, unknown>, layer: Layer | undefined): void {
+  if (!layer || spec.distanceParams.length === 0) return;
+  const crs = layer.info.crs;
+  if (!crs?.geographic) return;
+  const epsg = layer.info.extent4326 ? utmEpsgFor(layer.info.extent4326) : 3857;
+  const fix = { algorithm: 'reproject', params: { input: layer.name, target_crs: `EPSG:${epsg}` } };
+  const field = spec.distanceParams[0]!;
+  throw new ToolFailure(
+    'invalid_params',
+    `params.${field} is a distance in the layer's CRS units, but '${layer.name}' is in degrees (${crs.epsg ? `EPSG:${crs.epsg}` : crs.name}). ` +
+      `A ${spec.id} of ${String(params[field])} would mean ${String(params[field])} degrees.`,
+    false,
+    `Reproject first: processing_run ${JSON.stringify(fix)} — then run ${spec.id} on the reprojected layer ` +
+      `('${layer.name}_reproject') with the distance in metres.`,
+  );
+}
