@@ -13,7 +13,7 @@ export const moveLayer = defineTool({
     'Returns the new stack, top first.',
   input: z.object({
     layer: z.string().min(1).describe('Layer id or exact name'),
-    direction: z.enum(['up', 'down', 'top', 'bottom']),
+    direction: z.enum(['up', 'down', 'top', 'bottom']).describe('up = drawn above its neighbour; top = drawn above all'),
   }),
   safety: 'write',
   exec: 'main',

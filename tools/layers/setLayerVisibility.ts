@@ -11,7 +11,7 @@ export const setLayerVisibility = defineTool({
   description: 'Shows or hides a layer on the map without removing it. Returns the layer id, name and visibility.',
   input: z.object({
     layer: z.string().min(1).describe('Layer id or exact name'),
-    visible: z.boolean(),
+    visible: z.boolean().describe('true to show the layer, false to hide it'),
   }),
   safety: 'write',
   exec: 'main',

@@ -1,6 +1,6 @@
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { z } from 'zod';
-import { buffer as spec } from '../../../src-shared/processing/catalogue.js';
+import { buffer as spec } from '../../../src-shared/processing/vectorAlgorithms.js';
 import { BadInputError, throwIfCancelled } from '../errors.js';
 import { gdal } from '../gdal.js';
 import type { AlgorithmRun } from './types.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { reproject as spec } from '../../../src-shared/processing/catalogue.js';
+import { reproject as spec } from '../../../src-shared/processing/vectorAlgorithms.js';
 import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
 import { gdal } from '../gdal.js';
 import type { AlgorithmRun } from './types.js';

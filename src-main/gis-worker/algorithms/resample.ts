@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { resample as spec } from '../../../src-shared/processing/catalogue.js';
+import { resample as spec } from '../../../src-shared/processing/rasterAlgorithms.js';
 import { BadInputError, gdalReason } from '../errors.js';
 import { gdal } from '../gdal.js';
 import { openSource } from '../openSource.js';

@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { startScriptedModelServer, type ScriptedModelServer } from '../model-server/scriptedModelServer.js';
+import { AppDriver, colourDistance } from '../support/appDriver.js';
+import { launchBrowser } from '../support/browser.js';
+import { gisFixtures, startWebHost, type RunningHost } from '../support/webHost.js';
+
+const NC = join(gisFixtures, 'nc.gpkg');
+const ELEV = join(gisFixtures, 'elev.tif');
+const haveFixtures = existsSync(NC) && existsSync(ELEV);
+if (!haveFixtures) console.log(`# skipping browser e2e: ${gisFixtures} is absent`);
+const INSIDE_NC: [number, number] = [-78.64, 35.78];
+
+describe('tool layer in Chromium: modes, grants, cancel, undo', { skip: !haveFixtures }, () => {
+  let browser: Browser;
+  let model: ScriptedModelServer;
+  let home: string;
+  let host: RunningHost;
+  let page: Page;
+  let app: AppDriver;
+
+  before(async () => {
+    browser = await launchBrowser();
+    model = await startScriptedModelServer();
+    home = mkdtempSync(join(tmpdir(), 'mapwright-e2e-'));
+    host = await startWebHost({ MAPWRIGHT_HOME: home, MAPWRIGHT_MODEL_URL: model.url, MAPWRIGHT_MODEL: 'scripted' });
+    page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    app = new AppDriver(page);
+    await app.open(host.url);
+  });
+  after(async () => {
+    await host?.stop();
+    await browser?.close();
+    await model?.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  async function setMode(mode: 'ask' | 'auto' | 'plan') {
+    const select = page.getByTestId('mode-select');
+    await page.waitForFunction(() => !(document.querySelector('[data-testid="mode-select"]') as HTMLSelectElement | null)?.disabled);
+    await select.selectOption(mode);
+    await page.waitForFunction((m) => (document.querySelector('[data-testid="mode-select"]') as HTMLSelectElement).value === m, mode);
+  }
+
+  it('Plan: only read tools are offered; "Run this plan" runs it in Ask mode', async () => {
+    await setMode('plan');
+    model.script([
+      { text: '1. layers_load nc.gpkg\n2. layers_zoom_to nc' },
+      (body) => ({
+        text: 'Loading.',
+        toolCalls: /Plan mode is on/.test(String(body.messages[0]!.content)) ? [] : [{ name: 'layers_load', arguments: { path: NC } }],
+      }),
+      { text: 'Plan carried out.' },
+    ]);
+    await app.askAgent('plan how to show the NC counties');
+    await app.waitForMessage('assistant', /1\. layers_load/);
+    const offered = model.requests[0]!.tools!.map((t) => t.function.name);
+    assert.ok(!offered.includes('layers_load') && !offered.includes('processing_run'), 'Plan offers reads only');
+    assert.match(String(model.requests[0]!.messages[0]!.content), /Plan mode is on/);
+    await app.screenshot('t1-plan');
+    await page.getByTestId('run-plan').click();
+    await app.approvePending();
+    await app.waitForLayer('nc');
+    await app.waitForMessage('assistant', /Plan carried out/);
+    assert.match(String(model.requests[1]!.messages.filter((m) => m.role === 'user').at(-1)!.content), /Carry out the plan/);
+    assert.equal(await page.getByTestId('mode-select').inputValue(), 'ask');
+  });
+
+  it('Ask: "allow this tool for this session" skips the second dialog', async () => {
+    model.reset();
+    model.script([
+      { toolCalls: [{ name: 'layers_set_opacity', arguments: { layer: 'nc', opacity: 0.8 } }] },
+      { toolCalls: [{ name: 'layers_set_opacity', arguments: { layer: 'nc', opacity: 0.9 } }] },
+      { text: 'Opacity set twice.' },
+    ]);
+    await app.askAgent('make nc a bit transparent, twice');
+    await app.approvePending({ remember: true });
+    await app.waitForMessage('assistant', /Opacity set twice/);
+    const cards = (await app.messages()).filter((m) => m.role === 'tool');
+    assert.equal(cards.length >= 2, true);
+    assert.equal(await page.getByTestId('approval-dialog').count(), 0, 'no second dialog');
+  });
+
+  it('Auto: a write runs without a dialog', async () => {
+    await setMode('auto');
+    model.reset();
+    model.script([{ toolCalls: [{ name: 'layers_load', arguments: { path: ELEV } }] }, { text: 'DEM loaded without asking.' }]);
+    await app.askAgent('load the DEM');
+    await app.waitForLayer('elev');
+    await app.waitForMessage('assistant', /without asking/);
+    assert.equal(await page.getByTestId('approval-dialog').count(), 0);
+  });
+
+  it('a long worker job shows progress; Stop cancels it within a second and the app stays usable', async () => {
+    model.reset();
+    model.script([
+      { toolCalls: [{ name: 'processing_run', arguments: { algorithm: 'resample', params: { input: 'elev', resolution: 0.00002 } } }] },
+      { text: 'unused' },
+    ]);
+    await app.askAgent('resample the DEM to 2 m');
+    await page.getByTestId('tool-card-progress').first().waitFor({ timeout: 20_000 });
+    await app.screenshot('t2-progress');
+    const t0 = Date.now();
+    await page.getByTestId('stop-run').click();
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="tool-card-status"]')].some((e) => e.textContent === 'error'));
+    const took = Date.now() - t0;
+    assert.ok(took < 1500, `cancelled in ${took} ms`);
+    await app.waitForRunIdle();
+    const card = (await app.messages()).filter((m) => m.role === 'tool').at(-1)!;
+    assert.match(card.text, /cancelled/);
+    assert.deepEqual((await app.layerNames()).sort(), ['elev', 'nc']);
+    model.script([{ text: 'Still responsive.' }]);
+    await app.askAgent('ping');
+    await app.waitForMessage('assistant', /Still responsive/);
+  });
+
+  it('Undo restores the map (pixel check); the audit panel lists the calls', async () => {
+    await setMode('ask');
+    const elev = page.locator('[data-testid="layer-item"][data-layer-name="elev"]');
+    await elev.getByTestId('layer-remove').click();
+    await elev.waitFor({ state: 'detached' });
+    await page.evaluate(() => {
+      const w = window as unknown as { __mapwright: { map: { jumpTo(o: object): void } } };
+      w.__mapwright.map.jumpTo({ center: [-79.4, 35.5], zoom: 5 });
+    });
+    const withNc = await app.mapPixelAt(...INSIDE_NC);
+    model.reset();
+    model.script([{ toolCalls: [{ name: 'layers_remove', arguments: { layer: 'nc' } }] }, { text: 'Removed nc.' }]);
+    await app.askAgent('remove nc');
+    await app.approvePending();
+    await app.waitForMessage('assistant', /Removed nc/);
+    await page.locator('[data-testid="layer-item"][data-layer-name="nc"]').waitFor({ state: 'detached' });
+    const without = await app.mapPixelAt(...INSIDE_NC);
+    assert.ok(colourDistance(withNc, without) > 30, `removal changed the map: ${withNc} → ${without}`);
+
+    await page.waitForFunction(() => !(document.querySelector('[data-testid="undo-last"]') as HTMLButtonElement | null)?.disabled);
+    await page.getByTestId('undo-last').click();
+    await app.waitForLayer('nc');
+    const restored = await app.mapPixelAt(...INSIDE_NC);
+    await app.screenshot('t3-undone');
+    assert.ok(colourDistance(withNc, restored) < 12, `undo restores the pixels: ${withNc} vs ${restored}`);
+
+    await page.getByTestId('audit-open').click();
+    await page.getByTestId('audit-panel').waitFor();
+    await page.getByTestId('audit-row').first().waitFor();
+    const tools = await page.getByTestId('audit-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-tool-id')));
+    assert.ok(tools.includes('layers.remove') && tools.includes('processing.run') && tools.includes('commands.undo'), `audit rows: ${tools}`);
+    await app.screenshot('t4-audit');
+  });
+});

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import type { AlgorithmSpec } from './algorithmSpec.js';
+import { defineAlgorithm } from './algorithmSpec.js';
+import { layerParam as layer } from './params.js';
+
+export const reproject = defineAlgorithm({
+  id: 'reproject',
+  title: 'Reproject',
+  description:
+    'Transforms a vector layer to another CRS (e.g. a projected CRS in metres before measuring distances). ' +
+    'Output: a new GeoPackage layer with the same features and attributes in target_crs.',
+  params: z.object({
+    input: layer,
+    target_crs: z.string().regex(/^EPSG:\d{4,6}$/, "a CRS as 'EPSG:<code>'").describe("Target CRS, e.g. 'EPSG:32633'"),
+  }),
+  layerParams: ['input'],
+  distanceParams: [],
+  output: 'vector',
+});
+
+export const buffer = defineAlgorithm({
+  id: 'buffer',
+  title: 'Buffer',
+  description:
+    'Grows every feature of a vector layer by a distance in the layer CRS units (metres for projected CRSs). ' +
+    'Refused on geographic (degree) layers: reproject first. Output: a new GeoPackage polygon layer with the ' +
+    'input attributes.',
+  params: z.object({
+    input: layer,
+    distance: z.number().positive().describe('Buffer distance in the layer CRS units (metres in a projected CRS)'),
+    segments: z.number().int().min(1).max(90).default(8).describe('Segments per quarter circle'),
+    dissolve: z.boolean().default(false).describe('Merge all buffers into one feature'),
+  }),
+  layerParams: ['input'],
+  distanceParams: ['distance'],
+  output: 'vector',
+});
+
+/** The vector algorithms of the catalogue. */
+export const VECTOR_ALGORITHMS = [reproject, buffer] as unknown as readonly AlgorithmSpec[];

@@ -1,0 +1,6 @@
+import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
+import { currentView } from './currentView.js';
+import { mapScreenshot } from './mapScreenshot.js';
+
+/** Questions the renderer answers (exec: renderer). */
+export const mapTools = [currentView, mapScreenshot] as unknown as readonly ToolDefinition[];
