@@ -13,6 +13,14 @@ export function createGdalHandle(worker: GisWorkerClient): GdalHandle {
         throw toToolFailure(err);
       }
     },
+    async call(fn, args, opts = {}) {
+      try {
+        return await worker.request({ op: 'call', fn, args }, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.progress ? { onProgress: opts.progress } : {}) });
+      } catch (err) {
+        if (opts.signal?.aborted) throw new ToolFailure('cancelled', `${fn} was stopped.`, false);
+        throw toToolFailure(err);
+      }
+    },
     async runAlgorithm(req, { signal, progress }) {
       try {
         return await worker.request({ op: 'runAlgorithm', ...req }, { signal, onProgress: progress });

@@ -1,5 +1,6 @@
 import { ALGORITHM_RUNS } from './algorithms/index.js';
 import { BadInputError } from './errors.js';
+import { WORKER_FUNCTIONS } from './functions/index.js';
 import type { WorkerRequest } from './protocol.js';
 import { describeSource } from './describeSource.js';
 import type { RasterCache } from './rasterCache.js';
@@ -24,6 +25,11 @@ export async function handleRequest(req: WorkerRequest, ctx: RequestContext): Pr
       const png = await renderRasterTile(ctx.rasters, req, ctx.signal);
       // A plain Uint8Array view: it structured-clones the same under fork and utilityProcess.
       return png ? new Uint8Array(png.buffer, png.byteOffset, png.byteLength) : null;
+    }
+    case 'call': {
+      const fn = WORKER_FUNCTIONS[req.fn];
+      if (!fn) throw new Error(`Unknown worker function '${req.fn}'`);
+      return fn(req.args, { signal: ctx.signal, progress: ctx.progress });
     }
     case 'runAlgorithm': {
       const run = ALGORITHM_RUNS[req.algorithm];

@@ -29,6 +29,12 @@ export const WorkerRequest = z.discriminatedUnion('op', [
    * already resolved to sources; `output` is a new file in the project's outputs folder.
    * Result: AlgorithmResult. Reports progress.
    */
+  /**
+   * A named worker function (inspect queries, statistics, classification): the family
+   * registries under gis-worker/functions/ implement them; the caller in main validates the
+   * result with its own schema. Result: whatever the function returns (structured-cloneable).
+   */
+  z.object({ op: z.literal('call'), fn: z.string(), args: z.unknown() }),
   z.object({
     op: z.literal('runAlgorithm'),
     algorithm: z.string(),
@@ -48,6 +54,7 @@ export const AlgorithmResult = z.object({
 export type AlgorithmResult = z.infer<typeof AlgorithmResult>;
 
 export interface WorkerResults {
+  call: unknown;
   runAlgorithm: AlgorithmResult;
   describe: LayerInfo;
   vectorGeoJSON: string;

@@ -295,6 +295,8 @@ function activity(req: WorkerRequest): string {
       return `drawing tile ${req.z}/${req.x}/${req.y} of ${req.source}`;
     case 'runAlgorithm':
       return `running ${req.algorithm} into ${req.output}`;
+    case 'call':
+      return `running ${req.fn}`;
   }
 }
 
@@ -309,6 +311,8 @@ function checkResult(op: WorkerRequest['op'], value: unknown): string | null {
       return typeof value === 'string' ? null : `expected GeoJSON text, got ${typeof value}`;
     case 'rasterTile':
       return value === null || value instanceof Uint8Array ? null : 'expected PNG bytes or null';
+    case 'call':
+      return null; // validated by the caller, which knows the function's result schema
     case 'runAlgorithm': {
       const r = AlgorithmResult.safeParse(value);
       return r.success ? null : `algorithm result: ${r.error.issues[0]?.path.join('.')} ${r.error.issues[0]?.message}`;

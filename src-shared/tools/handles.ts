@@ -34,6 +34,11 @@ export interface AlgorithmOutcome {
 export interface GdalHandle {
   /** Opens a source (`path` or `path|layername=NAME`) and describes it; throws ToolFailure on bad input. */
   describe(source: string): Promise<LayerInfo>;
+  /**
+   * Calls a named worker function (gis-worker/functions/); validate the result with your own
+   * schema. Bad input comes back as a ToolFailure with a readable message.
+   */
+  call(fn: string, args: unknown, opts?: { signal?: AbortSignal; progress?(fraction: number, message: string): void }): Promise<unknown>;
   /** Runs a processing algorithm in the worker; progress and Stop are honoured. */
   runAlgorithm(req: AlgorithmRequest, opts: { signal: AbortSignal; progress(fraction: number, message: string): void }): Promise<AlgorithmOutcome>;
 }
