@@ -5,13 +5,16 @@
  *   npx tsx e2e/model-server/cli.ts --port 0 --script replies.json
  *
  * The script file is a JSON array of replies (`{ "text": "…" }`, `{ "toolCalls": [...] }`,
- * `{ "status": 429 }` …). The first line printed is the base URL.
+ * `{ "reasoning": "…" }`, `{ "status": 429, "retryAfter": 2 }` …). Both wires are served:
+ * `POST /v1/chat/completions` and `POST /v1/messages`. Endpoint quirks for trying the
+ * fallbacks by hand: `--refuse-tools`, `--refuse-stream`, `--ignore-stream`, `--require-key KEY`.
+ * The first line printed is the base URL.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startScriptedModelServer, type ScriptReply } from './scriptedModelServer.js';
 
-const USAGE = 'usage: tsx e2e/model-server/cli.ts [--port N] [--script replies.json]';
+const USAGE = 'usage: tsx e2e/model-server/cli.ts [--port N] [--script replies.json] [--refuse-tools] [--refuse-stream] [--ignore-stream] [--require-key KEY]';
 
 function loadScript(path: string): ScriptReply[] {
   const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
@@ -26,6 +29,10 @@ async function main(): Promise<void> {
     options: {
       port: { type: 'string', default: '0' },
       script: { type: 'string' },
+      'refuse-tools': { type: 'boolean', default: false },
+      'refuse-stream': { type: 'boolean', default: false },
+      'ignore-stream': { type: 'boolean', default: false },
+      'require-key': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -39,6 +46,12 @@ async function main(): Promise<void> {
 
   const server = await startScriptedModelServer({ port });
   server.script(steps);
+  server.behave({
+    refuseTools: values['refuse-tools'],
+    refuseStream: values['refuse-stream'],
+    ignoreStream: values['ignore-stream'],
+    ...(values['require-key'] ? { requireKey: values['require-key'] } : {}),
+  });
   console.log(server.url);
   console.log(`${steps.length} scripted repl${steps.length === 1 ? 'y' : 'ies'}; then "(scripted model: no more steps)".`);
   console.log(`Point the app at it: MAPWRIGHT_MODEL_URL=${server.url} MAPWRIGHT_MODEL=scripted-model`);

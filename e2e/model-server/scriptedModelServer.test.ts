@@ -213,6 +213,106 @@ describe('scripted model server', () => {
   });
 });
 
+describe('scripted model server: Anthropic Messages, reasoning shapes and endpoint quirks', () => {
+  let server: ScriptedModelServer;
+  before(async () => {
+    server = await startScriptedModelServer();
+  });
+  beforeEach(() => server.reset());
+  after(() => server.close());
+
+  const post = (path: string, body: object, headers: Record<string, string> = {}) =>
+    fetch(`${server.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  /** `event:` name and parsed `data:` of each SSE event, by a plain split. */
+  async function anthropicEvents(body: object) {
+    const response = await post('/messages', { model: 'claude', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: true, ...body });
+    assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
+    return (await response.text())
+      .split('\n\n')
+      .filter((e) => e !== '')
+      .map((e) => {
+        const [eventLine, dataLine] = e.split('\n');
+        return { event: eventLine!.replace(/^event: /, ''), // Loosely typed on purpose: the test reads whatever the server wrote.
+        data: JSON.parse(dataLine!.replace(/^data: /, '')) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- wire objects of many shapes, read field by field
+      });
+  }
+
+  test('streams thinking (with signature_delta), text and tool_use (with input_json_delta) in Anthropic events', async () => {
+    server.script([{ reasoning: 'plan', signature: 'sig', text: 'Hi.', toolCalls: [{ name: 'weather', arguments: { location: 'Oslo' }, id: 'call_1' }], chunkSize: 3 }]);
+    const events = await anthropicEvents({});
+    assert.ok(events.every((e) => e.event === e.data.type), 'the event name repeats the data type');
+    assert.equal(events[0]?.event, 'message_start');
+    assert.equal(events.at(-1)?.event, 'message_stop');
+    const deltas = events.filter((e) => e.event === 'content_block_delta').map((e) => e.data.delta);
+    assert.equal(deltas.filter((d) => d.type === 'thinking_delta').map((d) => d.thinking).join(''), 'plan');
+    assert.deepEqual(deltas.filter((d) => d.type === 'signature_delta').map((d) => d.signature), ['sig']);
+    assert.equal(deltas.filter((d) => d.type === 'text_delta').map((d) => d.text).join(''), 'Hi.');
+    const json = deltas.filter((d) => d.type === 'input_json_delta').map((d) => d.partial_json);
+    assert.equal(json[0], '', 'opens with an empty fragment, like the recordings');
+    assert.deepEqual(JSON.parse(json.join('')), { location: 'Oslo' });
+    const starts = events.filter((e) => e.event === 'content_block_start').map((e) => e.data.content_block.type);
+    assert.deepEqual(starts, ['thinking', 'text', 'tool_use']);
+    assert.equal(events.find((e) => e.event === 'message_delta')?.data.delta.stop_reason, 'tool_use');
+    assert.deepEqual(server.requestWires, ['anthropic']);
+  });
+
+  test('answers a whole Message without stream, and Anthropic-shaped errors', async () => {
+    server.script([{ text: 'Plain.' }, { status: 529 }]);
+    const message = (await (await post('/messages', { model: 'c', messages: [] })).json()) as { type: string; content: { type: string; text: string }[]; stop_reason: string };
+    assert.equal(message.type, 'message');
+    assert.deepEqual(message.content, [{ type: 'text', text: 'Plain.' }]);
+    assert.equal(message.stop_reason, 'end_turn');
+    const overloaded = await post('/messages', { model: 'c', messages: [] });
+    assert.equal(overloaded.status, 529);
+    assert.deepEqual(((await overloaded.json()) as { error: { type: string } }).error.type, 'overloaded_error');
+  });
+
+  test('Chat Completions reasoning shapes: reasoning_content, reasoning, <think> in content', async () => {
+    for (const [shape, field] of [['reasoning_content', 'reasoning_content'], ['reasoning', 'reasoning']] as const) {
+      server.script([{ reasoning: 'why', reasoningShape: shape, text: 'ok' }]);
+      const text = await (await post('/chat/completions', { messages: [], stream: true })).text();
+      const deltas = text.split('\n\n').filter((e) => e.startsWith('data: {')).map((e) => JSON.parse(e.slice(6)).choices[0]?.delta ?? {});
+      assert.equal(deltas.map((d: Record<string, string>) => d[field] ?? '').join(''), 'why');
+    }
+    server.script([{ reasoning: 'why', reasoningShape: 'think-tags', text: 'ok' }]);
+    const whole = (await (await post('/chat/completions', { messages: [] })).json()) as { choices: { message: { content: string } }[] };
+    assert.equal(whole.choices[0]?.message.content, '<think>why</think>\n\nok');
+  });
+
+  test('quirks answer before any step is used: tools and stream refused, stream ignored, a key required', async () => {
+    server.script([{ text: 'the step' }]);
+    server.behave({ refuseTools: true, refuseStream: true });
+    const tools = await post('/chat/completions', { model: 'gemma', messages: [], tools: [{ type: 'function', function: { name: 'x' } }] });
+    assert.equal(tools.status, 400);
+    assert.match(((await tools.json()) as { error: { message: string } }).error.message, /gemma does not support tools/);
+    const stream = await post('/chat/completions', { messages: [], stream: true });
+    assert.equal(((await stream.json()) as { error: { param: string } }).error.param, 'stream');
+    assert.equal(server.pendingSteps, 1);
+    server.behave({ refuseTools: false, refuseStream: false, ignoreStream: true, requireKey: 'k1' });
+    assert.equal((await post('/chat/completions', { messages: [], stream: true })).status, 401);
+    const ignored = await post('/chat/completions', { messages: [], stream: true }, { Authorization: 'Bearer k1' });
+    assert.match(ignored.headers.get('content-type') ?? '', /application\/json/);
+    assert.equal(((await ignored.json()) as { object: string }).object, 'chat.completion');
+    assert.equal(server.requests.length, 4, 'refused requests are recorded too');
+  });
+
+  test('raw replies are sent byte for byte, in slices if asked; Retry-After goes with an error', async () => {
+    const body = 'data: {"x":"é"}\n\n';
+    server.script([{ raw: { body, contentType: 'text/event-stream' }, rawSliceBytes: 1 }, { status: 429, retryAfter: 7 }]);
+    assert.equal(await (await post('/chat/completions', { messages: [] })).text(), body);
+    const limited = await post('/chat/completions', { messages: [] });
+    assert.equal(limited.status, 429);
+    assert.equal(limited.headers.get('retry-after'), '7');
+  });
+
+  test('models are listed in the Anthropic shape when asked with anthropic-version', async () => {
+    server.setModels(['claude-a']);
+    const listed = (await (await fetch(`${server.url}/models`, { headers: { 'anthropic-version': '2023-06-01' } })).json()) as { data: { type: string; id: string }[]; has_more: boolean };
+    assert.deepEqual(listed.data.map((m) => [m.type, m.id]), [['model', 'claude-a']]);
+    assert.equal(listed.has_more, false);
+  });
+});
+
 describe('scripted model server CLI', () => {
   test('prints its URL first and serves the script file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'scripted-cli-'));

@@ -84,6 +84,90 @@ export class AppDriver {
     });
   }
 
+  // ---- model settings (settings panel) ----
+
+  async openSettings(): Promise<void> {
+    await this.page.getByTestId('settings-open').click();
+    await this.page.getByTestId('settings-panel').waitFor({ state: 'visible' });
+    // The form is filled from main's copy once it has loaded.
+    await this.page.waitForFunction(() => (document.querySelector('[data-testid="settings-key-storage"]')?.textContent ?? '') !== '');
+  }
+
+  /** Fills the fields given, in the order a person would (the provider first: it fills defaults). */
+  async fillSettings(fields: { provider?: string; wire?: string; url?: string; model?: string; key?: string; thinkingBudget?: string }): Promise<void> {
+    const panel = this.page.getByTestId('settings-panel');
+    if (fields.provider) await panel.getByTestId('settings-provider').selectOption(fields.provider);
+    if (fields.wire) await panel.getByTestId('settings-wire').selectOption(fields.wire);
+    if (fields.url !== undefined) await panel.getByTestId('settings-url').fill(fields.url);
+    if (fields.model !== undefined) await panel.getByTestId('settings-model').fill(fields.model);
+    if (fields.key !== undefined) await panel.getByTestId('settings-key').fill(fields.key);
+    if (fields.thinkingBudget !== undefined) await panel.getByTestId('settings-thinking-budget').fill(fields.thinkingBudget);
+  }
+
+  /** The model ids the panel offers after "List models". */
+  async listModels(): Promise<string[]> {
+    const button = this.page.getByTestId('settings-list-models');
+    await button.click();
+    await this.page.waitForFunction(() => {
+      const b = document.querySelector('[data-testid="settings-list-models"]') as HTMLButtonElement | null;
+      return !!b && !b.disabled && /offered|Could not/.test(document.querySelector('[data-testid="settings-models-status"]')?.textContent ?? '');
+    });
+    return this.page.locator('#settings-model-list option').evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
+  }
+
+  async testConnection(): Promise<{ ok: boolean; message: string; tools: string; streaming: string; reasoning: string }> {
+    await this.page.getByTestId('settings-test').click();
+    const result = this.page.getByTestId('settings-test-result');
+    await result.waitFor({ state: 'visible', timeout: 30_000 });
+    const value = (id: string) => result.getByTestId(id).getAttribute('data-value').then((v) => v ?? '');
+    return {
+      ok: (await result.getAttribute('data-ok')) === 'true',
+      message: await result.locator('.connection-report__message').innerText(),
+      tools: await value('detected-tools'),
+      streaming: await value('detected-streaming'),
+      reasoning: await value('detected-reasoning'),
+    };
+  }
+
+  async saveSettings(): Promise<void> {
+    await this.page.getByTestId('settings-save').click();
+    await this.page.getByTestId('settings-panel').waitFor({ state: 'hidden' });
+  }
+
+  async closeSettings(): Promise<void> {
+    await this.page.getByTestId('settings-cancel').click();
+    await this.page.getByTestId('settings-panel').waitFor({ state: 'hidden' });
+  }
+
+  /** What the status bar says about the model. */
+  async modelStatus(): Promise<{ configured: boolean; text: string }> {
+    const item = this.page.locator('[data-model-configured]');
+    return { configured: (await item.getAttribute('data-model-configured')) === 'true', text: await item.innerText() };
+  }
+
+  /** The conversation as saved: each message's text without the live-only reasoning block. */
+  async transcript(): Promise<{ role: string; text: string }[]> {
+    return this.page.getByTestId('chat-message').evaluateAll((els) =>
+      els.map((e) => {
+        const block = e.querySelector('[data-testid="reasoning-block"]') as HTMLElement | null;
+        const full = (e as HTMLElement).innerText;
+        return { role: e.getAttribute('data-role') ?? '', text: (block ? full.replace(block.innerText, '') : full).trim() };
+      }),
+    );
+  }
+
+  /** The reasoning block of the newest assistant message that has one, or null. */
+  async reasoningBlock(): Promise<{ state: string; growing: boolean; text: string } | null> {
+    const blocks = this.page.getByTestId('reasoning-block');
+    if ((await blocks.count()) === 0) return null;
+    const last = blocks.last();
+    return {
+      state: (await last.getAttribute('data-state')) ?? '',
+      growing: (await last.getAttribute('data-growing')) === 'true',
+      text: await last.innerText(),
+    };
+  }
+
   /** RGBA of the map pixel at a geographic position, read from a real screenshot. */
   async mapPixelAt(lon: number, lat: number): Promise<[number, number, number, number]> {
     await this.waitForMapIdle();

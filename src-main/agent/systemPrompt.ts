@@ -64,7 +64,9 @@ export function projectSummaryText(project: PromptParts['project']): string {
     const what =
       l.kind === 'vector'
         ? `vector, ${i.geometryType ?? 'geometry?'}, ${i.featureCount ?? '?'} features`
-        : `raster ${i.width}×${i.height}, ${i.bands.length} band(s)`;
+        : l.kind === 'table'
+          ? `table (no geometry), ${i.featureCount ?? '?'} rows, ${i.fields.length} columns`
+          : `raster ${i.width}×${i.height}, ${i.bands.length} band(s)`;
     // Tools take a name or an id; the id is only worth its length when names repeat.
     const id = (names.get(l.name) ?? 0) > 1 ? ` [id ${l.id}]` : '';
     return `- ${l.name}${id}: ${what}, ${crs}${l.visible ? '' : ', hidden'}`;

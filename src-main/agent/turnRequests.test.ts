@@ -20,13 +20,13 @@ import { TurnRequests } from './turnRequests.js';
 const homes: string[] = [];
 after(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));
 
-function setup(contextChars = DEFAULT_CONVERSATION_SETTINGS.contextChars) {
+function setup() {
   const home = mkdtempSync(join(tmpdir(), 'mapwright-turns-'));
   homes.push(home);
   const store = ProjectStore.openInHome(home);
   const catalogue = new SkillCatalogue([{ dir: join(import.meta.dirname, '..', '..', 'skills'), origin: 'built-in' }]);
   const registry = new ToolRegistry([...builtInTools, createLoadSkillTool(catalogue) as unknown as ToolDefinition]);
-  const settings = { ...DEFAULT_CONVERSATION_SETTINGS, contextChars };
+  const settings = { ...DEFAULT_CONVERSATION_SETTINGS };
   const turns = new TurnRequests({ store, registry, skills: catalogue, settings });
   const saved: ChatMessage[] = [];
   const run = {
@@ -37,7 +37,12 @@ function setup(contextChars = DEFAULT_CONVERSATION_SETTINGS.contextChars) {
     },
   };
   const say = (role: 'user' | 'assistant', text: string) => run.save({ id: randomUUID(), role, text });
-  return { home, store, turns, run, saved, say, settings };
+  /** Leaves `chars` for the conversation beyond an empty conversation's request (prompt and tools). */
+  const budgetFor = async (chars: number) => {
+    const base = size(await turns.startRun(run).next());
+    settings.contextChars = base + settings.replyReserveChars + chars;
+  };
+  return { home, store, turns, run, saved, say, settings, budgetFor };
 }
 
 const toolNames = (r: TurnRequest) => r.tools.map((t) => t.name);
@@ -100,7 +105,8 @@ describe('turn requests', () => {
   });
 
   it('compacts older turns into a marked summary kept in the transcript when the window would overflow', async () => {
-    const { turns, run, say, saved, store, settings } = setup(16_000);
+    const { turns, run, say, saved, store, settings, budgetFor } = setup();
+    await budgetFor(12_000);
     const long = (i: number) => `answer ${i}: ${'lorem ipsum '.repeat(60)}`;
     for (let i = 0; i < 20; i++) {
       say('user', `question ${i}`);
@@ -133,7 +139,8 @@ describe('turn requests', () => {
   });
 
   it('keeps window and transcript consistent through many turns, compactions and a reopen', async () => {
-    const { turns, run, say, store, home } = setup(12_000);
+    const { turns, run, say, store, home, budgetFor } = setup();
+    await budgetFor(8_000);
     for (let i = 0; i < 60; i++) {
       say('user', `q${i} ${'word '.repeat(20 + (i % 7) * 15)}`);
       const r = turns.startRun(run);

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
-import type { GreyRasterStyle } from '../../src-shared/style/styleModel.js';
+import { defaultRasterStyle, isRasterStyle } from '../../src-shared/style/styleModel.js';
 import type { ProjectStore } from '../store/projectStore.js';
 import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
 import type { DataResponse } from './services.js';
@@ -33,11 +33,12 @@ export function createDataRoutes(store: ProjectStore, worker: GisWorkerClient, a
         const body = await worker.request({ op: 'vectorGeoJSON', source });
         return { status: 200, contentType: 'application/geo+json', body };
       }
-      m = /^tiles\/([\w-]+)\/(\d+)\/(\d+)\/(\d+)\.png$/.exec(path);
+      // An optional `s-HASH/` segment (the style's hash) only busts caches; the current style is used.
+      m = /^tiles\/([\w-]+)\/(?:s-[0-9a-z]+\/)?(\d+)\/(\d+)\/(\d+)\.png$/.exec(path);
       if (m) {
         const layer = store.layers.get(m[1]!);
         if (!layer || layer.kind !== 'raster') return notFound(path);
-        const style = (layer.style.type === 'grey' ? layer.style : { type: 'grey', band: 1, min: null, max: null }) as GreyRasterStyle;
+        const style = isRasterStyle(layer.style) ? layer.style : defaultRasterStyle();
         const png = await worker.request({ op: 'rasterTile', source: layer.source, z: +m[2]!, x: +m[3]!, y: +m[4]!, style });
         return { status: 200, contentType: 'image/png', body: png ?? EMPTY_TILE };
       }

@@ -2,9 +2,10 @@
  * Limits of conversations, from the environment until the settings screen stores them.
  *
  * `contextChars` is the model's context budget in characters (about 4 per token for English;
- * the default, 48,000, suits a 16k-token context with room to spare). When the system prompt,
- * the tool schemas, the window and `replyReserveChars` would exceed it, older turns are
- * compacted into a summary.
+ * the default, 100,000, suits a 32k-token context with room to spare — with every skill loaded
+ * the prompt and tool schemas alone take about 45,000). When the system prompt, the tool
+ * schemas, the window and `replyReserveChars` would exceed it, older turns are compacted into
+ * a summary.
  */
 export interface ConversationSettings {
   contextChars: number;
@@ -17,7 +18,7 @@ export interface ConversationSettings {
 }
 
 export const DEFAULT_CONVERSATION_SETTINGS: ConversationSettings = {
-  contextChars: 48_000,
+  contextChars: 100_000,
   replyReserveChars: 4_000,
   maxConversations: 50,
   language: 'English',

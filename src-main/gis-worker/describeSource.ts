@@ -3,6 +3,7 @@ import type { BandInfo, BBox, LayerInfo } from '../../src-shared/domain/layer.js
 import { bandRange, finiteOrNull } from './bandStats.js';
 import { crsInfo, looksLikeDegrees, transformBBox, wgs84 } from './crs.js';
 import { BadInputError, gdalReason, throwIfCancelled } from './errors.js';
+import { gdal } from './gdal.js';
 import { geometryTypeName, summariseGeometryTypes } from './geometryType.js';
 import { layerSrs } from './layerSrs.js';
 import { openSource, type OpenedRaster, type OpenedVector } from './openSource.js';
@@ -47,7 +48,8 @@ async function describeVector(opened: OpenedVector, signal?: AbortSignal): Promi
   });
 
   return {
-    kind: 'vector',
+    // No geometry column at all (a CSV without coordinates, a spreadsheet, an attribute table).
+    kind: layer.geomType === gdal.wkbNone ? 'table' : 'vector',
     driver: opened.ds.driver.description,
     crs,
     extent,

@@ -20,3 +20,26 @@ export async function encodeGreyAlphaPng(grey: Uint8Array, alpha: Uint8Array, wi
     mem.close();
   }
 }
+
+/** Interleaved RGBA bytes to a PNG (four bands through the MEM and PNG drivers). */
+export async function encodeRgbaPng(rgba: Uint8Array, width: number, height: number): Promise<Buffer> {
+  const mem = await gdal.drivers.get('MEM').createAsync('', width, height, 4, 'Byte');
+  const out = vsimemPath('png');
+  try {
+    const plane = new Uint8Array(width * height);
+    for (let b = 0; b < 4; b++) {
+      for (let i = 0; i < plane.length; i++) plane[i] = rgba[i * 4 + b]!;
+      const band = mem.bands.get(b + 1);
+      if (b === 3) band.colorInterpretation = 'Alpha';
+      await band.pixels.writeAsync(0, 0, width, height, plane);
+    }
+    const png = await gdal.drivers.get('PNG').createCopyAsync(out, mem, ['ZLEVEL=6']);
+    png.close();
+    const bytes = releaseVsimem(out);
+    if (!bytes) throw new Error('GDAL wrote no PNG');
+    return bytes;
+  } finally {
+    releaseVsimem(out);
+    mem.close();
+  }
+}

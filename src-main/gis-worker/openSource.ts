@@ -3,6 +3,7 @@ import type { Dataset, Layer } from 'gdal-async';
 import { parseSource } from '../../src-shared/domain/source.js';
 import { BadInputError, gdalReason } from './errors.js';
 import { gdal } from './gdal.js';
+import { resolveDelimitedSource } from './inspect/tableSource.js';
 
 export interface OpenedVector {
   kind: 'vector';
@@ -26,13 +27,15 @@ export type OpenedSource = OpenedVector | OpenedRaster;
  * The CSV driver only builds point geometries when told which columns hold coordinates;
  * these are the names people actually use. The driver compares them case-insensitively.
  */
-const CSV_OPEN_OPTIONS = [
+export const CSV_OPEN_OPTIONS = [
   'X_POSSIBLE_NAMES=lon,lng,long,longitude,x',
   'Y_POSSIBLE_NAMES=lat,latitude,y',
   // The coordinates are in the geometry; repeating them as text fields only confuses styling.
   'KEEP_GEOM_COLUMNS=NO',
-  // Numbers as numbers, so a graduated style can use them.
+  // Numbers as numbers, so a graduated style can use them…
   'AUTODETECT_TYPE=YES',
+  // …but a quoted "01" is a code (FIPS, ISO, postcode): keep it text so joins still match.
+  'QUOTED_FIELDS_AS_STRING=YES',
 ];
 
 const DELIMITED = /\.(csv|tsv)$/i;
@@ -49,7 +52,10 @@ export async function openSource(source: string): Promise<OpenedSource> {
     // gdal-async 3.12's Driver.openAsync ignores its open options (checked: the CSV came back
     // with no geometry and all-text fields), so CSV is opened synchronously; that reads only
     // the header and a sample of rows, a short block of the event loop.
-    ds = delimitedText ? gdal.drivers.get('CSV').open(path, 'r', CSV_OPEN_OPTIONS) : await gdal.openAsync(path, 'r');
+    // A statistics table with a title above its header or notes below is read through a
+    // cleaned copy in /vsimem (inspect/tableSource.ts); the file itself is only read.
+    const gdalPath = delimitedText ? (await resolveDelimitedSource(path)).gdalPath : path;
+    ds = delimitedText ? gdal.drivers.get('CSV').open(gdalPath, 'r', CSV_OPEN_OPTIONS) : await gdal.openAsync(path, 'r');
   } catch (err) {
     throw new BadInputError(openFailure(path, size, err, await jsonSyntaxError(path, size)));
   }
@@ -69,6 +75,7 @@ function selectLayer(ds: Dataset, path: string, sublayer: string | null, delimit
 
   if (sublayer !== null) {
     const index = layerNames.indexOf(sublayer);
+    if (index < 0 && rasterTables(ds).includes(sublayer)) return openRasterTable(ds, path, sublayer);
     if (index < 0) {
       const listing = layerNames.length ? `layers: ${layerNames.join(', ')}` : 'it has no vector layers';
       throw new BadInputError(`No layer named '${sublayer}' in ${path}; ${listing}`);
@@ -77,7 +84,31 @@ function selectLayer(ds: Dataset, path: string, sublayer: string | null, delimit
   }
   if (count > 0) return { kind: 'vector', path, ds, layer: ds.layers.get(0), layerNames, delimitedText };
   if (ds.bands.count() > 0) return { kind: 'raster', path, ds };
+  // A GeoPackage with several raster tables opens as a list of them: take the first.
+  const tables = rasterTables(ds);
+  if (tables.length > 0) return openRasterTable(ds, path, tables[0]!);
   throw new BadInputError(`${path} holds neither vector layers nor raster bands`);
+}
+
+/** Raster tables of a GeoPackage (its subdatasets `GPKG:path:table`), by table name. */
+export function rasterTables(ds: Dataset): string[] {
+  if (ds.driver.description !== 'GPKG') return [];
+  const meta = (ds.getMetadata('SUBDATASETS') ?? {}) as Record<string, string>;
+  return Object.entries(meta)
+    .filter(([k]) => /^SUBDATASET_\d+_NAME$/.test(k))
+    .map(([, v]) => v.slice(v.lastIndexOf(':') + 1));
+}
+
+/** Opens one raster table and closes the container (left open for the caller when this fails). */
+function openRasterTable(ds: Dataset, path: string, table: string): OpenedRaster {
+  let raster: Dataset;
+  try {
+    raster = gdal.open(`GPKG:${path}:${table}`, 'r');
+  } catch (err) {
+    throw new BadInputError(`Cannot open the raster table '${table}' of ${path}: ${gdalReason(err, path)}`);
+  }
+  ds.close();
+  return { kind: 'raster', path, ds: raster };
 }
 
 /** Checks the things GDAL reports badly (a missing file reads as "not a supported format"). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { LayerInfo } from '../../src-shared/domain/layer.js';
-import { GreyRasterStyle } from '../../src-shared/style/styleModel.js';
+import { RasterStyle } from '../../src-shared/style/styleModel.js';
 
 /**
  * The worker protocol: structured messages between main and the GIS worker process, the
@@ -22,7 +22,7 @@ export const WorkerRequest = z.discriminatedUnion('op', [
     z: z.number().int().min(0).max(24),
     x: z.number().int().min(0),
     y: z.number().int().min(0),
-    style: GreyRasterStyle,
+    style: RasterStyle,
   }),
   /**
    * Run a processing algorithm of the catalogue (src-shared/processing). Layer params arrive
@@ -50,6 +50,8 @@ export const AlgorithmResult = z.object({
   featureCount: z.number().int().nullable(),
   /** Facts worth telling the model (e.g. features skipped and why). */
   notes: z.array(z.string()),
+  /** Structured facts the model reads (join_by_field: unmatched and duplicated keys). */
+  report: z.record(z.string(), z.unknown()).optional(),
 });
 export type AlgorithmResult = z.infer<typeof AlgorithmResult>;
 

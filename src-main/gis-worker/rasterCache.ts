@@ -3,17 +3,12 @@ import type { Dataset } from 'gdal-async';
 import type { BBox } from '../../src-shared/domain/layer.js';
 import { parseSource } from '../../src-shared/domain/source.js';
 import { bandRange, type BandRange } from './bandStats.js';
+import { cutOfView, type CumulativeCut } from './style/cumulativeCut.js';
 import { BadInputError } from './errors.js';
 import { gdal } from './gdal.js';
 import { openSource } from './openSource.js';
 import { rasterGeoref, type RasterGeoref } from './rasterGeoref.js';
 import { mercatorExtent } from './tileMath.js';
-
-interface BandState {
-  /** A one-band VRT view, because GDAL 3.6's warp utility cannot pick a source band. */
-  view: Promise<Dataset> | null;
-  range: Promise<BandRange> | null;
-}
 
 /**
  * An open raster and what tiles need to know about it, shared by every tile of that source.
@@ -23,7 +18,10 @@ interface BandState {
  */
 export class RasterEntry {
   private chain: Promise<unknown> = Promise.resolve();
-  private readonly bandStates = new Map<number, BandState>();
+  /** VRT views of band lists ('1', '4,3,2'), because GDAL 3.6's warp utility cannot pick bands. */
+  private readonly views = new Map<string, Promise<Dataset>>();
+  private readonly ranges = new Map<number, Promise<BandRange>>();
+  private readonly cuts = new Map<string, Promise<CumulativeCut | null>>();
   private closed = false;
 
   constructor(
@@ -41,34 +39,40 @@ export class RasterEntry {
     return run;
   }
 
-  private state(band: number): BandState {
-    let s = this.bandStates.get(band);
-    if (!s) {
-      s = { view: null, range: null };
-      this.bandStates.set(band, s);
+  /** Caches a computation per key; a failure is not cached (the file may be replaced and retried). */
+  private memo<K, T>(map: Map<K, Promise<T>>, key: K, make: () => Promise<T>): Promise<T> {
+    let p = map.get(key);
+    if (!p) {
+      const fresh = make();
+      map.set(key, fresh);
+      fresh.catch(() => {
+        if (map.get(key) === fresh) map.delete(key);
+      });
+      p = fresh;
     }
-    return s;
+    return p;
   }
 
   /** The band's min/max, computed once per source: every tile must use the same stretch. */
   bandRange(band: number): Promise<BandRange> {
-    const s = this.state(band);
-    s.range ??= this.exclusive(async () => bandRange(await this.ds.bands.getAsync(band), band, this.path));
-    // A failed read is not cached: the next tile may try again (the file may be replaced).
-    s.range.catch(() => {
-      if (this.bandStates.get(band) === s) s.range = null;
-    });
-    return s.range;
+    return this.memo(this.ranges, band, () => this.exclusive(async () => bandRange(await this.ds.bands.getAsync(band), band, this.path)));
+  }
+
+  /** The band's cumulative cut (e.g. 2–98 %) from GDAL's histogram, once per source. */
+  bandCut(band: number, lower: number, upper: number): Promise<CumulativeCut | null> {
+    return this.memo(this.cuts, `${band}:${lower}:${upper}`, () =>
+      this.exclusive(async () => cutOfView(await this.view([band]), band, lower, upper, this.path)),
+    );
   }
 
   /** Caller must hold `exclusive`. */
   bandView(band: number): Promise<Dataset> {
-    const s = this.state(band);
-    s.view ??= gdal.translateAsync('', this.ds, ['-of', 'VRT', '-b', String(band)]);
-    s.view.catch(() => {
-      if (this.bandStates.get(band) === s) s.view = null;
-    });
-    return s.view;
+    return this.view([band]);
+  }
+
+  /** A VRT of the given bands, in that order. Caller must hold `exclusive`. */
+  view(bands: readonly number[]): Promise<Dataset> {
+    return this.memo(this.views, bands.join(','), () => gdal.translateAsync('', this.ds, ['-of', 'VRT', ...bands.flatMap((b) => ['-b', String(b)])]));
   }
 
   /** Waits for queued work, then frees GDAL handles; views first, they reference the dataset. */
@@ -76,8 +80,8 @@ export class RasterEntry {
     if (this.closed) return;
     this.closed = true;
     await this.exclusive(async () => {
-      for (const s of this.bandStates.values()) {
-        const view = await s.view?.catch(() => null);
+      for (const v of this.views.values()) {
+        const view = await v.catch(() => null);
         view?.close();
       }
       this.ds.close();

@@ -29,7 +29,7 @@ export function createAnthropicTransport(options: AnthropicTransportOptions): Wi
     model: options.model,
     async send(request: TurnRequest, attempt: WireAttempt, sink: WireSink, signal: AbortSignal): Promise<WireResult> {
       const body = buildAnthropicRequestBody(options.model, request, { stream: attempt.stream, thinkingBudget: options.thinkingBudget ?? null });
-      const response = await postJson(url, headers, body, signal);
+      const response = await postJson(url, headers, body, signal, options.apiKey ?? null);
       const deltas: AnthropicDeltas = { text: (d) => sink.content(d), thinking: (d) => sink.reasoning(d) };
       try {
         const contentType = response.headers.get('content-type') ?? '';
@@ -66,7 +66,7 @@ export function createAnthropicTransport(options: AnthropicTransportOptions): Wi
       }
     },
     async listModels(signal) {
-      return modelIdsOf(await getJson(anthropicModelsUrl(options.baseUrl), auth, signal));
+      return modelIdsOf(await getJson(anthropicModelsUrl(options.baseUrl), auth, signal, options.apiKey ?? null));
     },
   };
 }

@@ -7,7 +7,7 @@ import { httpErrorMessage } from './wireErrors.js';
  * SSE read with eventsource-parser, and Stop honoured at every await.
  */
 
-export async function postJson(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal): Promise<Response> {
+export async function postJson(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal, secret: string | null = null): Promise<Response> {
   if (signal.aborted) throw stoppedError();
   let response: Response;
   try {
@@ -16,11 +16,11 @@ export async function postJson(url: string, headers: Record<string, string>, bod
     if (signal.aborted) throw stoppedError();
     throw new ModelError(`The model endpoint could not be reached at ${url} (${describeCause(error)}).`);
   }
-  if (!response.ok) throw await httpError(response, signal);
+  if (!response.ok) throw await httpError(response, signal, secret);
   return response;
 }
 
-export async function getJson(url: string, headers: Record<string, string>, signal: AbortSignal): Promise<unknown> {
+export async function getJson(url: string, headers: Record<string, string>, signal: AbortSignal, secret: string | null = null): Promise<unknown> {
   let response: Response;
   try {
     response = await fetch(url, { headers, signal });
@@ -28,7 +28,7 @@ export async function getJson(url: string, headers: Record<string, string>, sign
     if (signal.aborted) throw stoppedError();
     throw new ModelError(`${url} could not be reached (${describeCause(error)}).`);
   }
-  if (!response.ok) throw await httpError(response, signal);
+  if (!response.ok) throw await httpError(response, signal, secret);
   const text = await readText(response, signal);
   try {
     return JSON.parse(text) as unknown;
@@ -37,9 +37,17 @@ export async function getJson(url: string, headers: Record<string, string>, sign
   }
 }
 
-async function httpError(response: Response, signal: AbortSignal): Promise<HttpModelError> {
-  const text = await readText(response, signal).catch(() => '');
+/**
+ * Some servers quote the key they refused ("Incorrect API key provided: sk-…"). The message
+ * ends up in the chat and the saved conversation, so the key is cut out of it first.
+ */
+async function httpError(response: Response, signal: AbortSignal, secret: string | null): Promise<HttpModelError> {
+  const text = redact(await readText(response, signal).catch(() => ''), secret);
   return new HttpModelError(httpErrorMessage(text, response.status, response.statusText), response.status, text, retryAfterMsOf(response.headers));
+}
+
+export function redact(text: string, secret: string | null): string {
+  return secret && secret.length >= 4 ? text.split(secret).join('[key]') : text;
 }
 
 /** A body read that fails midway is the same outage as a stream cut short. */

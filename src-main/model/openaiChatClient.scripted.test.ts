@@ -255,6 +255,15 @@ describe('OpenAI chat client against the scripted model server', () => {
     });
   }
 
+  test('a key the server quotes back in its error is cut out of the message', async () => {
+    const keyed = createOpenAiChatClient({ baseUrl: server.url, model: 'm', apiKey: 'sk-wrong-123', retry: NO_RETRY });
+    server.script([{ status: 401, errorBody: { error: { message: 'Incorrect API key provided: sk-wrong-123. You can find your API key at …', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } }]);
+    await assert.rejects(run(keyed, ask('x')).promise, isModelError((e) => {
+      assert.equal(e.status, 401);
+      assert.equal(e.message, 'Incorrect API key provided: [key]. You can find your API key at …');
+    }));
+  });
+
   test('an HTTP error without a usable body falls back to the status text', async () => {
     server.script([{ status: 503, errorBody: {} }]);
     await assert.rejects(run(client, ask('x')).promise, isModelError((e) => {

@@ -33,7 +33,7 @@ export function createOpenAiTransport(options: OpenAiTransportOptions): WireTran
     model: options.model,
     async send(request: TurnRequest, attempt: WireAttempt, sink: WireSink, signal: AbortSignal): Promise<WireResult> {
       const body = buildChatRequestBody(options.model, request, attempt);
-      const response = await postJson(url, headers, body, signal);
+      const response = await postJson(url, headers, body, signal, options.apiKey ?? null);
       try {
         const contentType = response.headers.get('content-type') ?? '';
         const result = contentType.includes('text/event-stream')
@@ -48,7 +48,7 @@ export function createOpenAiTransport(options: OpenAiTransportOptions): WireTran
       }
     },
     async listModels(signal) {
-      const listed = await getJson(modelsUrl(options.baseUrl), options.apiKey ? { Authorization: headers.Authorization! } : {}, signal);
+      const listed = await getJson(modelsUrl(options.baseUrl), options.apiKey ? { Authorization: headers.Authorization! } : {}, signal, options.apiKey ?? null);
       return modelIdsOf(listed);
     },
   };

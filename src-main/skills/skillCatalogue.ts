@@ -30,6 +30,7 @@ export class SkillCatalogue implements SkillLibrary {
   private reported: SkillProblem[] = [];
   private readonly listeners = new Set<() => void>();
   private watchers: RootWatcher[] = [];
+  private watching: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private knownToolIds: (() => ReadonlySet<string>) | undefined;
 
@@ -115,12 +116,18 @@ export class SkillCatalogue implements SkillLibrary {
   }
 
   /** Starts hot-loading; resolves once every root is watched. */
-  async watch(): Promise<void> {
-    if (this.watchers.length) return;
-    this.watchers = await Promise.all(this.roots.map((root) => watchSkillRoot(root.dir, () => this.scheduleReload())));
+  watch(): Promise<void> {
+    this.watching ??= Promise.all(this.roots.map((root) => watchSkillRoot(root.dir, () => this.scheduleReload()))).then((watchers) => {
+      this.watchers = watchers;
+    });
+    return this.watching;
   }
 
+  /** Stops hot-loading, also when `watch()` is still starting (closing early must not leak watchers). */
   async close(): Promise<void> {
+    const starting = this.watching;
+    this.watching = null;
+    await starting?.catch(() => {});
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const watchers = this.watchers;
@@ -130,6 +137,7 @@ export class SkillCatalogue implements SkillLibrary {
 
   private scheduleReload(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (!this.watching) return; // closed
     this.timer = setTimeout(() => {
       this.timer = null;
       this.reload();

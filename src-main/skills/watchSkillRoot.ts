@@ -10,7 +10,8 @@ export interface RootWatcher {
  * Calls `onChange` on any change under a skills folder (SKILL.md files and references).
  * A folder that does not exist yet is waited for by watching its parent alone (depth 0), so
  * watching `skills/` beside a project never means watching the whole folder it sits in; a
- * missing parent is not watched at all.
+ * missing parent is not watched at all. Not `persistent`: watching skills never keeps the
+ * process alive on its own (the host's server or window does).
  */
 export async function watchSkillRoot(root: string, onChange: () => void): Promise<RootWatcher> {
   const dir = resolve(root);
@@ -20,7 +21,7 @@ export async function watchSkillRoot(root: string, onChange: () => void): Promis
   const ready = (w: FSWatcher) => new Promise<void>((r) => w.once('ready', () => r()));
 
   async function watchRoot(): Promise<void> {
-    const w = watch(dir, { ignoreInitial: true, depth: 3, ignored: (p) => /(^|[/\\])\.[^/\\]/.test(p.slice(dir.length)) });
+    const w = watch(dir, { ignoreInitial: true, persistent: false, depth: 3, ignored: (p) => /(^|[/\\])\.[^/\\]/.test(p.slice(dir.length)) });
     w.on('all', (event, path) => {
       if (event === 'unlinkDir' && resolve(path) === dir) {
         // The folder itself went away: forget its skills and wait for it to come back.
@@ -38,7 +39,7 @@ export async function watchSkillRoot(root: string, onChange: () => void): Promis
   async function waitForRoot(): Promise<void> {
     const parent = dirname(dir);
     if (!existsSync(parent)) return;
-    const w = watch(parent, { ignoreInitial: true, depth: 0, ignored: (p) => resolve(p) !== parent && resolve(p) !== dir });
+    const w = watch(parent, { ignoreInitial: true, persistent: false, depth: 0, ignored: (p) => resolve(p) !== parent && resolve(p) !== dir });
     w.on('addDir', (path) => {
       if (resolve(path) !== dir) return;
       onChange();

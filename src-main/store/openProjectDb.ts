@@ -70,6 +70,24 @@ const MIGRATIONS: string[] = [
      summary TEXT NOT NULL,
      layers TEXT NOT NULL
    );`,
+  // 3: plain tables (attributes without geometry) are layers of kind 'table'. SQLite cannot
+  // alter a CHECK constraint, so the layers table is rebuilt with its rows.
+  `CREATE TABLE layers_v3 (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     source TEXT NOT NULL,
+     sublayer TEXT,
+     kind TEXT NOT NULL CHECK (kind IN ('vector', 'raster', 'table')),
+     ord INTEGER NOT NULL,
+     visible INTEGER NOT NULL,
+     opacity REAL NOT NULL,
+     style TEXT NOT NULL,
+     info TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );
+   INSERT INTO layers_v3 SELECT id, name, source, sublayer, kind, ord, visible, opacity, style, info, created_at FROM layers;
+   DROP TABLE layers;
+   ALTER TABLE layers_v3 RENAME TO layers;`,
 ];
 
 export interface OpenOptions {

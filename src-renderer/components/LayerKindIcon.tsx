@@ -5,7 +5,7 @@ import { geometryKindOf } from '../../src-shared/style/compileLayerStyle.js';
 export function LayerKindIcon({ layer }: { layer: Layer }) {
   const colour = layer.style.type === 'simple' ? layer.style.fill : '#888888';
   const stroke = layer.style.type === 'simple' ? layer.style.stroke : '#555555';
-  const kind = layer.kind === 'raster' ? 'raster' : geometryKindOf(layer.info.geometryType);
+  const kind = layer.kind === 'raster' || layer.kind === 'table' ? layer.kind : geometryKindOf(layer.info.geometryType);
   return (
     <svg className="layer-kind-icon" width="16" height="16" viewBox="0 0 16 16" aria-label={kind} role="img">
       {kind === 'raster' && (
@@ -14,6 +14,12 @@ export function LayerKindIcon({ layer }: { layer: Layer }) {
           <rect x="8" y="1.5" width="6.5" height="6.5" fill="#777" />
           <rect x="1.5" y="8" width="6.5" height="6.5" fill="#999" />
           <rect x="8" y="8" width="6.5" height="6.5" fill="#ddd" />
+        </g>
+      )}
+      {kind === 'table' && (
+        <g stroke="#666" strokeWidth="0.8" fill="none">
+          <rect x="1.5" y="2.5" width="13" height="11" />
+          <path d="M1.5 6 H14.5 M1.5 9.5 H14.5 M6 2.5 V13.5" />
         </g>
       )}
       {kind === 'polygon' && <path d="M3 4 L11 2 L14 9 L8 14 L2 11 Z" fill={colour} stroke={stroke} strokeWidth="1" />}

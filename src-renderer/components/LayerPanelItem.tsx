@@ -8,6 +8,7 @@ const OPACITY_SETTLE_MS = 200;
 
 function describe(layer: Layer): string {
   const { info } = layer;
+  if (layer.kind === 'table') return `table · ${info.featureCount?.toLocaleString() ?? '?'} rows · ${info.fields.length} columns`;
   const parts = [layer.kind === 'raster' ? `${info.width ?? '?'}×${info.height ?? '?'} px` : (info.geometryType ?? 'vector')];
   if (layer.kind === 'vector' && info.featureCount != null) parts.push(`${info.featureCount.toLocaleString()} features`);
   if (info.crs?.epsg) parts.push(`EPSG:${info.crs.epsg}`);
@@ -58,7 +59,7 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
           aria-label={`Show ${layer.name}`}
         />
         <LayerKindIcon layer={layer} />
-        <button type="button" className="layer-item__name" title={`${source}\nClick to zoom to this layer`} onClick={() => void act('layers.zoom_to')}>
+        <button type="button" className="layer-item__name" title={`${source}\nClick to zoom to this layer`} onClick={() => void (layer.kind !== 'table' && act('layers.zoom_to'))}>
           {layer.name}
         </button>
         <button type="button" className="icon-btn" data-testid="layer-up" disabled={isTop} onClick={() => void act('layers.move', { direction: 'up' })} aria-label="Move up" title="Move up">

@@ -192,7 +192,7 @@ function SettingsDialog() {
             <input
               data-testid="settings-thinking-budget"
               inputMode="numeric"
-              value={form.thinkingBudget}
+              value={anthropic ? form.thinkingBudget : ''}
               placeholder={anthropic ? 'Off — e.g. 4096 tokens' : 'Anthropic only'}
               disabled={!anthropic}
               onChange={(e) => update({ thinkingBudget: e.target.value })}

@@ -29,12 +29,16 @@ describe('settings form', () => {
   });
 
   it('checks the fields before anything is sent', () => {
-    const bad = draftOf({ ...formFromView(null), url: 'localhost:1234', model: ' ', thinkingBudget: '500' });
+    const bad = draftOf({ ...formFromView(null), wire: 'anthropic', url: 'localhost:1234', model: ' ', thinkingBudget: '500' });
     assert.ok(!bad.ok);
     assert.deepEqual(Object.keys(bad.errors).sort(), ['model', 'thinkingBudget', 'url']);
     const good = draftOf({ ...formFromView(null), model: 'gpt', apiKey: ' sk-1 ', thinkingBudget: '' });
     assert.ok(good.ok);
     assert.deepEqual(good.draft, { provider: 'openai', wire: 'openai', url: 'https://api.openai.com/v1', model: 'gpt', thinkingBudget: null, apiKey: 'sk-1' });
+    const leftOver = draftOf({ ...formFromView(null), model: 'gpt', thinkingBudget: '4096' });
+    assert.ok(leftOver.ok && leftOver.draft.thinkingBudget === null, 'a budget means nothing off the Anthropic wire');
+    const anthropic = draftOf({ ...formFromView(null), wire: 'anthropic', model: 'c', thinkingBudget: '4096' });
+    assert.ok(anthropic.ok && anthropic.draft.thinkingBudget === 4096);
   });
 
   it('a saved key counts only for the origin it was typed for', () => {

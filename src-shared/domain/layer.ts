@@ -5,7 +5,8 @@ import { LayerStyle } from '../style/styleModel.js';
 export const BBox = z.tuple([z.number(), z.number(), z.number(), z.number()]);
 export type BBox = z.infer<typeof BBox>;
 
-export const LayerKind = z.enum(['vector', 'raster']);
+/** `table`: attributes without geometry (a CSV or spreadsheet of statistics); never drawn. */
+export const LayerKind = z.enum(['vector', 'raster', 'table']);
 export type LayerKind = z.infer<typeof LayerKind>;
 
 export const CrsInfo = z.object({

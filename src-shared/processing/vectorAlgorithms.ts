@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { AlgorithmSpec } from './algorithmSpec.js';
 import { defineAlgorithm } from './algorithmSpec.js';
+import { ATTRIBUTE_ALGORITHMS } from './attributeAlgorithms.js';
+import { GEOMETRY_ALGORITHMS } from './geometryAlgorithms.js';
+import { OVERLAY_ALGORITHMS } from './overlayAlgorithms.js';
 import { layerParam as layer } from './params.js';
 
 export const reproject = defineAlgorithm({
@@ -36,5 +39,14 @@ export const buffer = defineAlgorithm({
   output: 'vector',
 });
 
-/** The vector algorithms of the catalogue. */
-export const VECTOR_ALGORITHMS = [reproject, buffer] as unknown as readonly AlgorithmSpec[];
+/**
+ * The vector algorithms of the catalogue: these two, and the families in their own files
+ * (overlays of two layers, geometry changes and measures, attribute work).
+ */
+export const VECTOR_ALGORITHMS = [
+  reproject,
+  buffer,
+  ...GEOMETRY_ALGORITHMS,
+  ...OVERLAY_ALGORITHMS,
+  ...ATTRIBUTE_ALGORITHMS,
+] as unknown as readonly AlgorithmSpec[];

@@ -9,6 +9,7 @@ import {
   buildBasemapStyle,
   isBasemapLayerId,
 } from './basemapStyle.js';
+import { GLYPH_RANGE_STARTS, GLYPHS_ASSET_PATH, LABEL_FONTSTACK, glyphRangeName } from './glyphs.js';
 
 const ASSETS_DIR = fileURLToPath(new URL('../../assets/', import.meta.url));
 const PREFIX = 'asset-test://';
@@ -56,12 +57,18 @@ test('basemap style passes the MapLibre style-spec validator', async (t) => {
   );
 });
 
-test('basemap style is offline-safe: no glyphs, sprite or symbol layers', () => {
+test('basemap style is offline-safe: no sprite, no symbol layers, glyphs from shipped assets', () => {
   const style = buildBasemapStyle(assetUrl);
   assert.equal(style.version, 8);
-  assert.equal(style.glyphs, undefined);
   assert.equal(style.sprite, undefined);
-  for (const layer of style.layers) assert.notEqual(layer.type, 'symbol', `${layer.id} needs glyphs`);
+  for (const layer of style.layers) assert.notEqual(layer.type, 'symbol', `${layer.id} would draw basemap text`);
+  // Glyphs are an asset URL with MapLibre's tokens; every shipped range exists for the label font.
+  assert.equal(style.glyphs, `${PREFIX}${GLYPHS_ASSET_PATH}`);
+  for (const start of GLYPH_RANGE_STARTS) {
+    const rel = GLYPHS_ASSET_PATH.replace('{fontstack}', LABEL_FONTSTACK).replace('{range}', glyphRangeName(start));
+    const path = `${ASSETS_DIR}${rel}`;
+    assert.ok(existsSync(path) && statSync(path).size > 1000, `${rel} is missing (run npx tsx scripts/build-glyphs.ts)`);
+  }
 });
 
 test('basemap layers and sources are prefixed and in the documented order', () => {
@@ -87,7 +94,7 @@ test('every basemap source points at a GeoJSON file shipped in assets/basemap', 
     requested.push(file);
     return assetUrl(file);
   });
-  assert.deepEqual(requested.sort(), Object.values(BASEMAP_FILES).sort());
+  assert.deepEqual(requested.filter((f) => f !== GLYPHS_ASSET_PATH).sort(), Object.values(BASEMAP_FILES).sort());
 
   const expectedGeometry: Record<string, string[]> = {
     [BASEMAP_FILES.countries]: ['Polygon', 'MultiPolygon'],

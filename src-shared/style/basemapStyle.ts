@@ -1,4 +1,5 @@
 import type { StyleSpecification } from 'maplibre-gl';
+import { GLYPHS_ASSET_PATH } from './glyphs.js';
 
 /**
  * The offline world basemap: Natural Earth countries, lakes and coastline shipped as GeoJSON in
@@ -46,8 +47,9 @@ export function isBasemapLayerId(id: string): boolean {
 }
 
 /**
- * Builds the MapLibre style for the basemap. No text or icons: labels would need glyph and
- * sprite servers, which an offline desktop app does not have.
+ * Builds the MapLibre style for the basemap. The basemap itself has no text or icons; the
+ * style names the shipped label glyphs (assets/glyphs, built offline) so that labelled app
+ * layers can draw text without any server.
  *
  * @param assetUrl maps an asset path such as 'basemap/countries.geojson' to a URL MapLibre can
  *   fetch from wherever the app serves its assets.
@@ -56,6 +58,7 @@ export function buildBasemapStyle(assetUrl: (file: string) => string): StyleSpec
   return {
     version: 8,
     name: 'Mapwright offline basemap (Natural Earth)',
+    glyphs: assetUrl(GLYPHS_ASSET_PATH),
     sources: {
       'basemap-countries': {
         type: 'geojson',

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import type { LayerSpecification, SourceSpecification } from 'maplibre-gl';
 import type { Layer } from '../domain/layer.js';
 import { compileLayerStyle, geometryKindOf, type CompiledLayerStyle } from './compileLayerStyle.js';
+import { styleHash } from './compileShared.js';
 import { defaultRasterStyle, defaultVectorStyle } from './styleModel.js';
 
 const urls = { data: (path: string) => `http://127.0.0.1:9/${path}?token=t` };
@@ -139,7 +140,7 @@ describe('compileLayerStyle', () => {
     assert.equal(compiled.sourceId, 'src-R7');
     assert.deepEqual(compiled.source, {
       type: 'raster',
-      tiles: ['http://127.0.0.1:9/tiles/R7/{z}/{x}/{y}.png?token=t'],
+      tiles: [`http://127.0.0.1:9/tiles/R7/s-${styleHash(defaultRasterStyle())}/{z}/{x}/{y}.png?token=t`],
       tileSize: 256,
       bounds: [-10, -85.051129, 180, 40],
     });
@@ -147,6 +148,17 @@ describe('compileLayerStyle', () => {
     assert.equal(paint(compiled, 'layer-R7-raster')['raster-opacity'], 0.6);
     assert.equal(compiled.layers[0]!.layout?.visibility, 'none');
     await assertValidStyle(compiled);
+  });
+
+  it('a raster restyled gets new tile URLs (no stale tiles); the same style the same URLs', () => {
+    const grey = compileLayerStyle(rasterLayer(), urls).source as { tiles: string[] };
+    const again = compileLayerStyle(rasterLayer(), urls).source as { tiles: string[] };
+    const hill = compileLayerStyle(rasterLayer({ style: { type: 'hillshade', band: 1, azimuth: 315, altitude: 45, zFactor: 1 } }), urls).source as { tiles: string[] };
+    const hill2 = compileLayerStyle(rasterLayer({ style: { type: 'hillshade', band: 1, azimuth: 300, altitude: 45, zFactor: 1 } }), urls).source as { tiles: string[] };
+    assert.deepEqual(grey.tiles, again.tiles);
+    assert.notDeepEqual(grey.tiles, hill.tiles);
+    assert.notDeepEqual(hill.tiles, hill2.tiles);
+    for (const url of [...grey.tiles, ...hill.tiles]) assert.match(url, /\/tiles\/R7\/s-[0-9a-z]+\/\{z\}\/\{x\}\/\{y\}\.png\?token=t$/);
   });
 
   it('rasters without a usable extent get no bounds', () => {

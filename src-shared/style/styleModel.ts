@@ -1,29 +1,41 @@
 import { z } from 'zod';
+import { GreyRasterStyle, HillshadeRasterStyle, PseudocolorRasterStyle, RgbRasterStyle } from './rasterStyleModel.js';
+import {
+  BivariateStyle,
+  CategorizedStyle,
+  GraduatedStyle,
+  HeatmapStyle,
+  RuleBasedStyle,
+  SimpleVectorStyle,
+} from './vectorStyleModel.js';
 
-const Colour = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb');
+export * from './rasterStyleModel.js';
+export * from './vectorStyleModel.js';
 
-/** One colour for every feature; the renderer draws fill, line or circle by geometry. */
-export const SimpleVectorStyle = z.object({
-  type: z.literal('simple'),
-  fill: Colour,
-  stroke: Colour,
-  strokeWidth: z.number().min(0).max(20),
-  pointRadius: z.number().min(0).max(50),
-});
-export type SimpleVectorStyle = z.infer<typeof SimpleVectorStyle>;
-
-/** Single-band stretch rendered by the worker into PNG tiles. */
-export const GreyRasterStyle = z.object({
-  type: z.literal('grey'),
-  band: z.number().int().min(1),
-  /** null = the band's own min/max. */
-  min: z.number().nullable(),
-  max: z.number().nullable(),
-});
-export type GreyRasterStyle = z.infer<typeof GreyRasterStyle>;
-
-export const LayerStyle = z.discriminatedUnion('type', [SimpleVectorStyle, GreyRasterStyle]);
+/**
+ * A layer's style, saved with the layer. Vector kinds compile to MapLibre layers
+ * (compileLayerStyle.ts); raster kinds are applied by the worker when it renders tiles.
+ */
+export const LayerStyle = z.discriminatedUnion('type', [
+  SimpleVectorStyle,
+  CategorizedStyle,
+  GraduatedStyle,
+  RuleBasedStyle,
+  HeatmapStyle,
+  BivariateStyle,
+  GreyRasterStyle,
+  PseudocolorRasterStyle,
+  HillshadeRasterStyle,
+  RgbRasterStyle,
+]);
 export type LayerStyle = z.infer<typeof LayerStyle>;
+
+/** The styles that carry labels (all vector styles but the heatmap). */
+export type LabelledStyle = Exclude<LayerStyle, { type: 'heatmap' | 'grey' | 'pseudocolor' | 'hillshade' | 'rgb' }>;
+
+export function isLabelledStyle(style: LayerStyle): style is LabelledStyle {
+  return ['simple', 'categorized', 'graduated', 'rules', 'bivariate'].includes(style.type);
+}
 
 /** A readable palette; a new layer takes the next colour so layers differ at a glance. */
 const PALETTE = ['#e4572e', '#17bebb', '#ffc914', '#76b041', '#8e44ad', '#2e86de', '#d35400', '#c0392b'];

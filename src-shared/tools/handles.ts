@@ -28,6 +28,8 @@ export interface AlgorithmOutcome {
   output: string;
   featureCount: number | null;
   notes: string[];
+  /** Structured facts for the model (join_by_field: unmatched and duplicated keys). */
+  report?: Record<string, unknown>;
 }
 
 /** GDAL, reached only through the GIS worker process. */

@@ -1,6 +1,23 @@
 import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
+import { describePath } from './describePath.js';
+import { layerExtent } from './layerExtent.js';
 import { layerInfo } from './layerInfo.js';
 import { listLayers } from './listLayers.js';
+import { queryFeatures } from './queryFeatures.js';
+import { rasterStats } from './rasterStats.js';
+import { sampleRaster } from './sampleRaster.js';
+import { saveQuery } from './saveQuery.js';
+import { sqlQuery } from './sqlQuery.js';
 
-/** The inspect family (read tools). */
-export const inspectTools = [listLayers, layerInfo] as unknown as readonly ToolDefinition[];
+/** The inspect family: read tools, plus save_query, the write twin of the SQL tool. */
+export const inspectTools = [
+  listLayers,
+  layerInfo,
+  layerExtent,
+  queryFeatures,
+  sampleRaster,
+  rasterStats,
+  describePath,
+  sqlQuery,
+  saveQuery,
+] as unknown as readonly ToolDefinition[];

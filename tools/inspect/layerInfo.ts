@@ -1,34 +1,48 @@
 import { z } from 'zod';
+import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { findLayer, layerSummary } from '../layers/findLayer.js';
+import { callWorker, sourceOf } from './workerCall.js';
+
+const Details = z.record(z.string(), z.unknown());
 
 export const layerInfo = defineTool({
   id: 'inspect.layer_info',
-  version: '1.0.0',
+  version: '1.1.0',
   group: 'inspect',
   icon: 'search',
   title: 'Layer info',
   description:
-    'Describes one layer in detail. Returns its summary plus, for vectors, the attribute fields with their types, ' +
-    'and for rasters the size in pixels and each band (data type, nodata, min, max); also the CRS name and the ' +
-    'extent in the source CRS.',
+    'Describes one layer in detail, read fresh from its file. Returns its summary plus the CRS (EPSG code, name, ' +
+    'whether it is geographic, units), the extent in the source CRS and in degrees; for vectors and tables the ' +
+    'attribute fields with their types and the feature count; for rasters the size in pixels, pixel size and each ' +
+    'band (data type, nodata, min, max, mean, standard deviation). Use the field names in inspect_query_features ' +
+    'or inspect_sql, and the bands in inspect_sample_raster or inspect_raster_stats.',
   input: z.object({ layer: z.string().min(1).describe('Layer id or exact name') }),
   safety: 'read',
-  exec: 'main',
-  handles: ['project'],
+  exec: 'worker',
+  handles: ['project', 'gdal'],
+  timeoutMs: 120_000,
   summary: (a) => `Describe ${a.layer}`,
-  async execute(args, { handles }) {
+  async execute(args, { handles, signal }) {
     const layer = findLayer(handles.project, args.layer);
-    const i = layer.info;
-    return {
-      ...layerSummary(layer),
-      driver: i.driver,
-      crs_name: i.crs?.name ?? null,
-      extent_native: i.extent,
-      fields: i.kind === 'vector' ? i.fields : undefined,
-      size_px: i.width && i.height ? [i.width, i.height] : undefined,
-      bands: i.kind === 'raster' ? i.bands : undefined,
-      sublayers_in_file: i.sublayers,
-    };
+    try {
+      const details = await callWorker(handles.gdal, 'inspect.layer_details', { source: sourceOf(layer) }, Details, { signal });
+      return { ...layerSummary(layer), ...details };
+    } catch (err) {
+      if (!(err instanceof ToolFailure) || err.code === 'cancelled') throw err;
+      // The file moved or broke since it was loaded: say so, and give what is known.
+      const i = layer.info;
+      return {
+        ...layerSummary(layer),
+        warning: `The file could not be read now (${err.message}); this is what was known when it was loaded.`,
+        driver: i.driver,
+        crs: i.crs,
+        extent_native: i.extent,
+        fields: i.kind === 'raster' ? undefined : i.fields,
+        size_px: i.width && i.height ? [i.width, i.height] : undefined,
+        bands: i.kind === 'raster' ? i.bands : undefined,
+      };
+    }
   },
 });

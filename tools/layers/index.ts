@@ -2,9 +2,10 @@ import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { loadLayer } from './loadLayer.js';
 import { moveLayer } from './moveLayer.js';
 import { removeLayer } from './removeLayer.js';
+import { renameLayer } from './renameLayer.js';
 import { setLayerOpacity } from './setLayerOpacity.js';
 import { setLayerVisibility } from './setLayerVisibility.js';
 import { zoomToLayer } from './zoomToLayer.js';
 
 /** The layers family (project writes, and zoom as a view change). */
-export const layerTools = [loadLayer, removeLayer, setLayerOpacity, setLayerVisibility, moveLayer, zoomToLayer] as unknown as readonly ToolDefinition[];
+export const layerTools = [loadLayer, removeLayer, renameLayer, setLayerOpacity, setLayerVisibility, moveLayer, zoomToLayer] as unknown as readonly ToolDefinition[];

@@ -1,40 +1,110 @@
 import { z } from 'zod';
+import type { LayerInfo } from '../../src-shared/domain/layer.js';
 import { defaultLayerName, parseSource } from '../../src-shared/domain/source.js';
 import { defaultRasterStyle, defaultVectorStyle } from '../../src-shared/style/styleModel.js';
+import type { Handles } from '../../src-shared/tools/handles.js';
+import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { layerSummary } from './findLayer.js';
 
+/** What the worker's `layers.list_sublayers` says about each layer of a file. */
+const Listing = z.object({
+  layers: z.array(
+    z.object({
+      name: z.string(),
+      kind: z.enum(['vector', 'table', 'raster']),
+      geometry_type: z.string().nullable(),
+      feature_count: z.number().nullable(),
+    }),
+  ),
+});
+type Sublayer = z.infer<typeof Listing>['layers'][number];
+
+/** A name not yet used in the project: SQL and lookups by name need names to be unique. */
+function freeName(project: Handles['project'], wanted: string): string {
+  const taken = new Set(project.listLayers().map((l) => l.name));
+  if (!taken.has(wanted)) return wanted;
+  for (let n = 2; ; n++) if (!taken.has(`${wanted}_${n}`)) return `${wanted}_${n}`;
+}
+
+function add(handles: Pick<Handles, 'project'>, path: string, sublayer: string | null, info: LayerInfo, name: string) {
+  const index = handles.project.listLayers().length;
+  return handles.project.addLayer({
+    name: freeName(handles.project, name),
+    source: path,
+    sublayer,
+    info,
+    // A table is never drawn; it keeps a vector style so it can gain geometry by a join later.
+    style: info.kind === 'raster' ? defaultRasterStyle() : defaultVectorStyle(index),
+  });
+}
+
+/** Raster tables and layers with something in them; empty GPX waypoint/route layers are skipped. */
+function loadable(s: Sublayer): boolean {
+  return s.kind === 'raster' || (s.feature_count ?? 1) !== 0;
+}
+
 export const loadLayer = defineTool({
   id: 'layers.load',
-  version: '1.0.0',
+  version: '1.1.0',
   group: 'layers',
   icon: 'layers',
   title: 'Load layer',
   description:
-    'Adds a GIS file to the project as a map layer. Vector: GeoJSON, Shapefile, GeoPackage (pick a layer with ' +
-    "'path|layername=NAME'), FlatGeobuf, KML, CSV with lon/lat columns. Raster: GeoTIFF and other GDAL rasters. " +
-    'The file is referenced, not copied. Returns the new layer (id, name, kind, CRS, geometry type, feature count, ' +
-    'extent, other sublayers of the file); use its id with layers_zoom_to, layers_set_opacity or inspect_layer_info.',
+    'Adds a GIS file to the project as a map layer. Vector: GeoJSON, Shapefile, GeoPackage, FlatGeobuf, KML, GPX, ' +
+    'SpatiaLite, CSV with lon/lat columns. Raster: GeoTIFF, GeoPackage raster and other GDAL rasters. Tables ' +
+    'without geometry (CSV, XLSX, ODS — including statistics CSVs with title lines above the header or notes ' +
+    'below, which are skipped) load as kind "table": not drawn, but queryable and joinable. For a file with ' +
+    "several layers pick one with 'path|layername=NAME'; without it the first layer that has features is loaded " +
+    'and the others are listed (all_sublayers: true loads every non-empty one). The file is referenced, not copied. ' +
+    'Returns the new layer (id, name, kind, CRS, geometry type, feature count, extent) and other_sublayers; use its ' +
+    'id with layers_zoom_to, layers_set_opacity or inspect_layer_info.',
   input: z.object({
-    path: z.string().min(1).describe("Absolute path of the file, optionally with '|layername=NAME' for one layer of a GeoPackage"),
-    name: z.string().min(1).max(120).optional().describe('Name shown in the layer list; defaults to the file or sublayer name'),
+    path: z.string().min(1).describe("Absolute path of the file, optionally with '|layername=NAME' for one layer of a multi-layer file"),
+    name: z.string().min(1).max(120).optional().describe('Name shown in the layer list; defaults to the file or sublayer name (made unique)'),
+    all_sublayers: z.boolean().default(false).describe('Load every non-empty layer of a multi-layer file, each under its own name'),
   }),
   safety: 'write',
   exec: 'main',
   handles: ['project', 'gdal'],
-  summary: (a) => `Load ${a.path}${a.name ? ` as '${a.name}'` : ''}`,
+  summary: (a) => `Load ${a.path}${a.all_sublayers ? ' (all layers)' : ''}${a.name ? ` as '${a.name}'` : ''}`,
   async execute(args, { handles }) {
     const ref = parseSource(args.path);
-    const info = await handles.gdal.describe(args.path);
-    const name = args.name ?? defaultLayerName(ref);
-    const index = handles.project.listLayers().length;
-    const layer = handles.project.addLayer({
-      name,
-      source: ref.path,
-      sublayer: ref.sublayer ?? (info.kind === 'vector' && info.sublayers.length > 1 ? (info.sublayers[0] ?? null) : null),
-      info,
-      style: info.kind === 'raster' ? defaultRasterStyle() : defaultVectorStyle(index),
-    });
-    return { layer: layerSummary(layer), other_sublayers: info.sublayers.filter((s) => s !== layer.sublayer) };
+    const first = await handles.gdal.describe(args.path);
+    if (ref.sublayer) {
+      const layer = add(handles, ref.path, ref.sublayer, first, args.name ?? defaultLayerName(ref));
+      return { layer: layerSummary(layer), other_sublayers: first.sublayers.filter((s) => s !== ref.sublayer) };
+    }
+    if (first.sublayers.length <= 1 && !args.all_sublayers) {
+      const layer = add(handles, ref.path, null, first, args.name ?? defaultLayerName(ref));
+      return { layer: layerSummary(layer), other_sublayers: [] };
+    }
+
+    const listing = Listing.safeParse(await handles.gdal.call('layers.list_sublayers', { path: ref.path }));
+    if (!listing.success) throw new ToolFailure('handler_error', 'The GIS worker sent an unexpected list of layers.', true);
+    const sublayers = listing.data.layers;
+    const candidates = sublayers.filter(loadable);
+    if (candidates.length === 0) throw new ToolFailure('handler_error', `Every layer of ${ref.path} is empty.`, false);
+
+    if (args.all_sublayers) {
+      const loaded = [];
+      for (const s of candidates) {
+        const source = `${ref.path}|layername=${s.name}`;
+        loaded.push(layerSummary(add(handles, ref.path, s.name, await handles.gdal.describe(source), s.name)));
+      }
+      const skipped = sublayers.filter((s) => !loadable(s)).map((s) => s.name);
+      return { layers: loaded, ...(skipped.length ? { skipped_empty: skipped } : {}) };
+    }
+
+    const chosen = candidates[0]!;
+    const info = chosen.name === first.sublayers[0] && first.kind !== 'raster' ? first : await handles.gdal.describe(`${ref.path}|layername=${chosen.name}`);
+    const layer = add(handles, ref.path, chosen.name, info, args.name ?? chosen.name);
+    return {
+      layer: layerSummary(layer),
+      other_sublayers: sublayers.filter((s) => s.name !== chosen.name).map((s) => ({ name: s.name, kind: s.kind, feature_count: s.feature_count })),
+      note:
+        `${ref.path} has ${sublayers.length} layers; loaded '${chosen.name}', the first with features. ` +
+        `Load another with layers_load {"path": "${ref.path}|layername=NAME"}, or all of them with all_sublayers: true.`,
+    };
   },
 });

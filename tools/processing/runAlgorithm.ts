@@ -29,7 +29,8 @@ export const runAlgorithm = defineTool({
     'Runs one processing algorithm (processing_list, processing_describe) in the GIS worker, with progress; Stop ' +
     'cancels it. The result is written as a new file in the project outputs folder (sources are never modified) ' +
     'and loaded as a new layer. Distances are in the input layer CRS units and are refused on degree-based layers ' +
-    'with the reprojection to run first. Returns the output path, the new layer name and the feature count.',
+    'with the reprojection to run first. Returns the output path, the new layer name, the feature count, notes to ' +
+    'pass on, and for some algorithms a structured `report` (join_by_field: unmatched and duplicated keys).',
   input: Input,
   safety: 'write',
   exec: 'worker',
@@ -66,8 +67,12 @@ export const runAlgorithm = defineTool({
     const spec = findAlgorithm(args.algorithm)!;
     const params: Record<string, unknown> = { ...args.params };
     for (const key of spec.layerParams) {
-      const layer = findLayer(handles.project, String(params[key]));
-      params[key] = layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source;
+      const toSource = (ref: string): string => {
+        const layer = findLayer(handles.project, ref);
+        return layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source;
+      };
+      if (Array.isArray(params[key])) params[key] = layerRefs(params[key]).map(toSource);
+      else if (params[key] !== undefined) params[key] = toSource(String(params[key]));
     }
     const output = spec.output === 'vector' ? `${args.output_path!}|layername=${args.output_name!}` : args.output_path!;
     const result = await handles.gdal.runAlgorithm({ algorithm: spec.id, params, output }, { signal, progress });
@@ -75,19 +80,30 @@ export const runAlgorithm = defineTool({
       output: result.output,
       feature_count: result.featureCount,
       notes: result.notes,
+      ...(result.report ? { report: result.report } : {}),
       load_layers: [{ path: result.output, name: args.output_name! }],
     };
   },
 });
 
 function resolveLayers(spec: AlgorithmSpec, params: Record<string, unknown>, project: Parameters<typeof findLayer>[0]): Layer[] {
-  return spec.layerParams.map((key) => {
-    const layer = findLayer(project, String(params[key]));
-    if (spec.output === 'vector' && layer.kind !== 'vector') {
-      throw new ToolFailure('invalid_params', `params.${key}: ${spec.id} needs a vector layer; '${layer.name}' is a raster.`, false);
-    }
-    return layer;
-  });
+  return spec.layerParams.flatMap((key) =>
+    layerRefs(params[key]).map((ref) => {
+      const layer = findLayer(project, ref);
+      const want = spec.layerKinds?.[key] ?? (spec.output === 'vector' ? 'vector' : undefined);
+      const allowed: readonly string[] = want === undefined ? [] : typeof want === 'string' ? [want] : want;
+      if (allowed.length && !allowed.includes(layer.kind)) {
+        throw new ToolFailure('invalid_params', `params.${key}: ${spec.id} needs a ${allowed.join(' or ')} layer; '${layer.name}' is a ${layer.kind}.`, false);
+      }
+      return layer;
+    }),
+  );
+}
+
+/** A layer param holds one layer, several (an array), or none when optional and left out. */
+function layerRefs(value: unknown): string[] {
+  if (value === undefined || value === null) return [];
+  return Array.isArray(value) ? value.map(String) : [String(value)];
 }
 
 /** A distance on a layer in degrees is not a distance: refuse it with the reprojection to make first. */

@@ -1,0 +1,85 @@
+/**
+ * Shared by the vector algorithm tests: the real worker process, one call per algorithm, and
+ * GDAL's command-line tools as the referee (ogrinfo text output parsed into rows).
+ */
+import path from 'node:path';
+import { forkLauncher } from '../../worker-host/forkLauncher.js';
+import { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
+import type { AlgorithmResult } from '../protocol.js';
+import { gdalCli, REPO_ROOT } from '../testSupport.js';
+
+const ENTRY = path.join(REPO_ROOT, 'src-main', 'gis-worker', 'workerMain.ts');
+
+/** Small real files other engineers and this part added (SOURCES.md there). */
+export const E2E_FIXTURES = path.join(REPO_ROOT, 'e2e', 'fixtures', 'gis');
+
+export function startWorker(): GisWorkerClient {
+  return new GisWorkerClient(forkLauncher(ENTRY, ['--import', 'tsx']));
+}
+
+export interface RunOptions {
+  onProgress?: (fraction: number, message: string) => void;
+  signal?: AbortSignal;
+}
+
+/** Runs one catalogue algorithm into `<dir>/<name>.gpkg|layername=<name>`. */
+export function runAlgorithm(
+  client: GisWorkerClient,
+  dir: string,
+  algorithm: string,
+  params: Record<string, unknown>,
+  name = algorithm,
+  opts: RunOptions = {},
+): Promise<AlgorithmResult & { file: string; layer: string }> {
+  const file = path.join(dir, `${name}.gpkg`);
+  return client
+    .request({ op: 'runAlgorithm', algorithm, params, output: `${file}|layername=${name}` }, { ...opts })
+    .then((r) => ({ ...r, file, layer: name }));
+}
+
+export type Row = Record<string, string | null>;
+
+/**
+ * Rows of an ogrinfo SQL query (SQLite dialect, read-only): each `name (Type) = value` line
+ * of each feature; `(null)` becomes null. Geometries are not printed.
+ */
+export function ogrRows(file: string, sql: string, openOptions: string[] = []): Row[] {
+  const out = gdalCli('ogrinfo', ['-ro', '-q', '-geom=NO', ...openOptions.flatMap((o) => ['-oo', o]), '-dialect', 'SQLite', '-sql', sql, file]);
+  const rows: Row[] = [];
+  let row: Row | null = null;
+  for (const line of out.split('\n')) {
+    if (line.startsWith('OGRFeature(')) {
+      row = {};
+      rows.push(row);
+      continue;
+    }
+    const m = /^ {2}(.+?) \([A-Za-z0-9]+(?:\([^)]*\))?\) = (.*)$/.exec(line);
+    if (m && row) row[m[1]!] = m[2] === '(null)' ? null : m[2]!;
+  }
+  return rows;
+}
+
+/** One number from an ogrinfo SQL query. */
+export function ogrNumber(file: string, sql: string, openOptions: string[] = []): number {
+  const rows = ogrRows(file, sql, openOptions);
+  const value = rows[0] ? Object.values(rows[0])[0] : undefined;
+  if (value === undefined || value === null) throw new Error(`no value for ${sql} on ${file}`);
+  return Number(value);
+}
+
+/** `ogrinfo -so` of one layer, as text (CRS WKT, geometry type, feature count, fields). */
+export function ogrSo(file: string, layer: string): string {
+  return gdalCli('ogrinfo', ['-ro', '-so', file, layer]);
+}
+
+export function featureCountOf(file: string, layer: string): number {
+  const m = /Feature Count: (\d+)/.exec(ogrSo(file, layer));
+  return m ? Number(m[1]) : NaN;
+}
+
+/** cycle_hire_xy.csv as GDAL's CLI reads it with coordinates and types (the app opens it so too). */
+export const CSV_POINTS = ['X_POSSIBLE_NAMES=X', 'Y_POSSIBLE_NAMES=Y', 'AUTODETECT_TYPE=YES'];
+
+export function relClose(actual: number, expected: number, rel: number): boolean {
+  return Math.abs(actual - expected) <= Math.abs(expected) * rel;
+}

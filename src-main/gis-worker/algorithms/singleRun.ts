@@ -1,0 +1,32 @@
+import path from 'node:path';
+import type { AlgorithmResult } from '../protocol.js';
+import { throwIfCancelled } from '../errors.js';
+import { outputFeatureCount, type OutputTarget } from './sqlOutput.js';
+import type { AlgorithmContext } from './types.js';
+import { type StagedLayer, type StageOptions, withVectorInputs, withWorkspace, type Workspace } from './workspace.js';
+
+export interface Single {
+  ws: Workspace;
+  a: StagedLayer;
+}
+
+/** The frame of a one-layer SQL algorithm: stage the input as `a`, let `work` fill the output, count it, clean up. */
+export async function runSingle(
+  source: string,
+  ctx: AlgorithmContext,
+  opts: StageOptions,
+  work: (single: Single) => Promise<{ target: OutputTarget; notes?: string[] }>,
+): Promise<AlgorithmResult> {
+  return withVectorInputs({ input: source }, (inputs) =>
+    withWorkspace(async (ws) => {
+      const input = inputs.input!;
+      ctx.progress(0.02, `Reading ${path.basename(input.path)}`);
+      const a = await ws.stage(input, 'a', opts);
+      throwIfCancelled(ctx.signal);
+      const { target, notes = [] } = await work({ ws, a });
+      const featureCount = await outputFeatureCount(target);
+      ctx.progress(1, `${featureCount.toLocaleString('en-US')} features written`);
+      return { output: `${target.path}|layername=${target.layerName}`, featureCount, notes };
+    }),
+  );
+}

@@ -1,0 +1,267 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Dataset, SpatialReference } from 'gdal-async';
+import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
+import { gdal } from '../gdal.js';
+import type { AlgorithmContext } from './types.js';
+import { openVectorInput, type VectorInput } from './vectorInput.js';
+
+/**
+ * A private scratch GeoPackage in a temp folder where the SQL algorithms work. Inputs are
+ * copied in by GDAL (ogr2ogr) under fixed names — table `a`, `b`, …, geometry column `geom`,
+ * FID `fid`, an R-tree each — so one SQL text works whatever the source format, and a second
+ * layer in another CRS is reprojected on the way in. GDAL's GeoPackage driver runs SQLite SQL
+ * natively there, with SpatiaLite's ST_* functions on GeoPackage geometries.
+ */
+
+export interface FieldSpec {
+  name: string;
+  /** GDAL field type name: 'integer', 'integer64', 'real', 'string', 'date', … */
+  type: string;
+  width: number;
+  precision: number;
+}
+
+/** 0 points, 1 lines, 2 polygons; null when the layer has no geometry. */
+export type Dimension = 0 | 1 | 2 | null;
+
+export interface StagedLayer {
+  table: string;
+  /** Where the original came from, for messages. */
+  source: string;
+  fields: FieldSpec[];
+  dimension: Dimension;
+  /** The header's OGR type without Z/M (3 Polygon, 6 MultiPolygon, …; 0 unknown, 100 none). */
+  geometryType: number;
+  srs: SpatialReference | null;
+  count: number;
+  minFid: number;
+  maxFid: number;
+  /** Name of the R-tree virtual table of `geom`, for bbox pre-filters. */
+  rtree: string | null;
+}
+
+export interface StageOptions {
+  /** Reproject into this CRS (only when it differs from the layer's own). */
+  targetSrs?: SpatialReference | null;
+  /** GEOS MakeValid on the way in: overlays fail on self-intersecting polygons otherwise. */
+  makeValid?: boolean;
+  /** Only these fields (real names); default all. */
+  fields?: string[];
+}
+
+export class Workspace {
+  private ds: Dataset | null = null;
+  private created = false;
+
+  private constructor(
+    readonly dir: string,
+    readonly file: string,
+  ) {}
+
+  static async create(): Promise<Workspace> {
+    const dir = await mkdtemp(path.join(tmpdir(), 'mapwright-work-'));
+    return new Workspace(dir, path.join(dir, 'work.gpkg'));
+  }
+
+  /** Copies a layer in as `table`; the caller has already checked cancellation. */
+  async stage(input: VectorInput, table: string, opts: StageOptions = {}): Promise<StagedLayer> {
+    this.closeDataset();
+    const args = [
+      ...(this.created ? ['-update'] : ['-f', 'GPKG']),
+      '-nln', table,
+      '-lco', 'GEOMETRY_NAME=geom',
+      '-lco', 'FID=fid',
+      ...(opts.targetSrs ? ['-t_srs', opts.targetSrs.toWKT()] : []),
+      ...(opts.makeValid ? ['-makevalid'] : []),
+      ...(opts.fields ? ['-select', opts.fields.join(',')] : []),
+      input.layer.name,
+    ];
+    try {
+      const out = await gdal.vectorTranslateAsync(this.file, input.ds, args);
+      out.close();
+    } catch (err) {
+      throw new BadInputError(`Cannot read ${input.path}: ${gdalReason(err, input.path)}`);
+    }
+    this.created = true;
+    const ds = this.dataset();
+    const layer = ds.layers.get(table);
+    const fields = layer.fields.map((f) => ({ name: f.name, type: f.type, width: f.width, precision: f.precision }));
+    const hasGeometry = layer.geomType !== gdal.wkbNone;
+    const stats = await this.row(`SELECT COUNT(*) AS n, MIN(fid) AS lo, MAX(fid) AS hi FROM ${table}`);
+    return {
+      table,
+      source: input.path,
+      fields,
+      dimension: hasGeometry ? await this.dimensionOf(table, layer.geomType) : null,
+      geometryType: (layer.geomType & 0x7fffffff) % 1000,
+      srs: opts.targetSrs ?? input.srs,
+      count: Number(stats.n ?? 0),
+      minFid: Number(stats.lo ?? 1),
+      maxFid: Number(stats.hi ?? 0),
+      rtree: hasGeometry ? `rtree_${table}_geom` : null,
+    };
+  }
+
+  /** The scratch GeoPackage, opened read-only for queries (reopened after each stage). */
+  dataset(): Dataset {
+    this.ds ??= gdal.open(this.file, 'r');
+    return this.ds;
+  }
+
+  async rows(sql: string): Promise<Record<string, unknown>[]> {
+    let layer;
+    try {
+      layer = await this.dataset().executeSQLAsync(sql);
+    } catch (err) {
+      throw new Error(`SQL failed: ${gdalReason(err)}\n${sql}`);
+    }
+    const rows: Record<string, unknown>[] = [];
+    for (let f = layer.features.first(); f; f = layer.features.next()) rows.push(f.fields.toObject() as Record<string, unknown>);
+    return rows;
+  }
+
+  async row(sql: string): Promise<Record<string, unknown>> {
+    return (await this.rows(sql))[0] ?? {};
+  }
+
+  /**
+   * Writes a plain table (no geometry) into the workspace, e.g. values computed in JS that a
+   * SELECT then joins. `rows` hold values in field order; null/undefined stay empty.
+   */
+  async writeTable(table: string, fields: FieldSpec[], rows: Iterable<readonly unknown[]>): Promise<void> {
+    this.closeDataset();
+    const ds = this.created ? await gdal.openAsync(this.file, 'r+') : await gdal.drivers.get('GPKG').createAsync(this.file, 0, 0, 0, gdal.GDT_Unknown);
+    this.created = true;
+    try {
+      const layer = ds.layers.create(table, null, gdal.wkbNone);
+      for (const f of fields) layer.fields.add(new gdal.FieldDefn(f.name, f.type));
+      for (const row of rows) {
+        const feature = new gdal.Feature(layer);
+        row.forEach((value, i) => {
+          if (value !== null && value !== undefined) feature.fields.set(i, value as string);
+        });
+        layer.features.add(feature);
+      }
+    } finally {
+      ds.close();
+    }
+  }
+
+  /**
+   * SpatiaLite's geodesic functions (GeodesicLength, ST_Area(g, 1)) look the ellipsoid up in
+   * its own `spatial_ref_sys` table, which a GeoPackage lacks: without it they print "unknown
+   * SRID" for every vertex and crawl. A one-row table for EPSG:4326 is all they need.
+   */
+  async enableGeodesic(): Promise<void> {
+    const col = (name: string, type: string): FieldSpec => ({ name, type, width: 0, precision: 0 });
+    await this.writeTable(
+      'spatial_ref_sys',
+      [col('srid', 'integer'), col('auth_name', 'string'), col('auth_srid', 'integer'), col('ref_sys_name', 'string'), col('proj4text', 'string'), col('srtext', 'string')],
+      [[4326, 'EPSG', 4326, 'WGS 84', '+proj=longlat +datum=WGS84 +no_defs', '']],
+    );
+  }
+
+  async dispose(): Promise<void> {
+    this.closeDataset();
+    await rm(this.dir, { recursive: true, force: true });
+  }
+
+  private closeDataset(): void {
+    this.ds?.close();
+    this.ds = null;
+  }
+
+  /** From the header type, or — for "Unknown"/collections — from what the features hold. */
+  private async dimensionOf(table: string, geomType: number): Promise<Dimension> {
+    const flat = (geomType & 0x7fffffff) % 1000;
+    if (flat === 1 || flat === 4) return 0;
+    if (flat === 2 || flat === 5 || flat === 8 || flat === 9 || flat === 11) return 1;
+    if (flat === 3 || flat === 6 || flat === 10 || flat === 12) return 2;
+    const r = await this.row(`SELECT MAX(ST_Dimension(geom)) AS d FROM ${table} WHERE geom IS NOT NULL`);
+    const d = Number(r.d);
+    return d === 0 || d === 1 || d === 2 ? d : 2;
+  }
+}
+
+/** Runs `work` with a fresh workspace and always removes it. */
+export async function withWorkspace<T>(work: (ws: Workspace) => Promise<T>): Promise<T> {
+  const ws = await Workspace.create();
+  try {
+    return await work(ws);
+  } finally {
+    await ws.dispose();
+  }
+}
+
+/** `IN (…R-tree…)` pre-filter: ids of `other` whose boxes meet the box of `geomExpr`. */
+export function bboxFilter(other: StagedLayer, alias: string, geomExpr: string): string {
+  return (
+    `${alias}.fid IN (SELECT id FROM ${other.rtree} WHERE minx <= ST_MaxX(${geomExpr}) AND maxx >= ST_MinX(${geomExpr}) ` +
+    `AND miny <= ST_MaxY(${geomExpr}) AND maxy >= ST_MinY(${geomExpr}))`
+  );
+}
+
+/** fid ranges covering a staged layer in about `target` pieces, at least `minSize` features each. */
+export function fidChunks(layer: Pick<StagedLayer, 'minFid' | 'maxFid'>, target = 40, minSize = 500): [number, number][] {
+  const span = layer.maxFid - layer.minFid + 1;
+  if (span <= 0) return [];
+  const size = Math.max(minSize, Math.ceil(span / target));
+  const chunks: [number, number][] = [];
+  for (let lo = layer.minFid; lo <= layer.maxFid; lo += size) chunks.push([lo, Math.min(layer.maxFid, lo + size - 1)]);
+  return chunks;
+}
+
+/**
+ * Stages the inputs of a two-layer algorithm: the second is reprojected into the first's CRS
+ * when they differ. Notes say what was assumed or done.
+ */
+export async function stagePair(
+  ws: Workspace,
+  first: VectorInput,
+  second: VectorInput,
+  ctx: AlgorithmContext,
+  /** makeValid: 'both' for overlays (new geometries); 'second' where the first layer's geometries are output unchanged. */
+  opts: { makeValid?: 'both' | 'second'; secondFields?: string[] } = {},
+): Promise<{ a: StagedLayer; b: StagedLayer; notes: string[] }> {
+  const notes: string[] = [];
+  ctx.progress(0.02, `Reading ${path.basename(first.path)}`);
+  const a = await ws.stage(first, 'a', { makeValid: opts.makeValid === 'both' });
+  throwIfCancelled(ctx.signal);
+  let targetSrs: SpatialReference | null = null;
+  if (first.srs && second.srs && !first.srs.isSame(second.srs)) {
+    targetSrs = first.srs;
+    notes.push(`${path.basename(second.path)} was reprojected to the CRS of ${path.basename(first.path)} (${crsLabel(first.srs)}) for this operation`);
+  } else if (!first.srs !== !second.srs) {
+    notes.push(`Only one of the two layers has a CRS; both were taken to be in ${crsLabel(first.srs ?? second.srs)}`);
+  }
+  ctx.progress(0.15, `Reading ${path.basename(second.path)}`);
+  const b = await ws.stage(second, 'b', { targetSrs, makeValid: opts.makeValid !== undefined, ...(opts.secondFields ? { fields: opts.secondFields } : {}) });
+  throwIfCancelled(ctx.signal);
+  if (a.dimension === null) throw new BadInputError(`${first.path} has no geometry; this algorithm needs a vector layer`);
+  if (b.dimension === null) throw new BadInputError(`${second.path} has no geometry; this algorithm needs a vector layer`);
+  return { a, b, notes };
+}
+
+export function crsLabel(srs: SpatialReference | null): string {
+  if (!srs) return 'an unknown CRS';
+  try {
+    const code = srs.getAuthorityCode(null);
+    const name = /^\s*[A-Z_]+\s*\[\s*"([^"]*)"/.exec(srs.toWKT())?.[1];
+    return code ? `EPSG:${code}${name ? ` ${name}` : ''}` : (name ?? 'a custom CRS');
+  } catch {
+    return 'a custom CRS';
+  }
+}
+
+/** Opens the named sources, runs `work` and closes them all, whatever happens. */
+export async function withVectorInputs<T>(sources: Record<string, string>, work: (inputs: Record<string, VectorInput>) => Promise<T>): Promise<T> {
+  const opened: Record<string, VectorInput> = {};
+  try {
+    for (const [param, source] of Object.entries(sources)) opened[param] = await openVectorInput(source, param);
+    return await work(opened);
+  } finally {
+    for (const input of Object.values(opened)) input.close();
+  }
+}

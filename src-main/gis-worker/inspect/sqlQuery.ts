@@ -1,0 +1,214 @@
+import { existsSync } from 'node:fs';
+import type { Dataset } from 'gdal-async';
+import { parseSource } from '../../../src-shared/domain/source.js';
+import { checkSelectOnly } from '../../../src-shared/sql/selectOnly.js';
+import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
+import { gdal } from '../gdal.js';
+import { CSV_OPEN_OPTIONS, openSource } from '../openSource.js';
+import type { ProgressFn } from '../progressThrottle.js';
+import { releaseVsimem, vsimemPath } from '../vsimem.js';
+import { featureProperties, roundCoordinates } from './fieldValues.js';
+import { resolveDelimitedSource } from './tableSource.js';
+
+export interface SqlTable {
+  /** The name the query uses: the project layer's name. */
+  name: string;
+  /** `path` or `path|layername=NAME`. */
+  source: string;
+}
+
+export interface SqlArgs {
+  sql: string;
+  tables: SqlTable[];
+  limit: number;
+  include_geometry: boolean;
+  max_chars: number;
+}
+
+const DELIMITED = /\.(csv|tsv)$/i;
+
+function xml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+interface ExposedTable {
+  name: string;
+  columns: string[];
+  geometry_column: string | null;
+}
+
+/**
+ * An OGR VRT naming every vector layer and table of the project by its layer name, so one
+ * SQLite-dialect query can join them. The VRT only references the sources; GDAL opens them
+ * read-only (VRT sources are never opened for update unless the VRT asks, and it does not).
+ */
+async function buildVrt(tables: SqlTable[]): Promise<{ vrt: string; exposed: ExposedTable[]; skipped: string[] }> {
+  const parts: string[] = [];
+  const exposed: ExposedTable[] = [];
+  const skipped: string[] = [];
+  for (const t of tables) {
+    const { path, sublayer } = parseSource(t.source);
+    let opened;
+    try {
+      opened = await openSource(t.source);
+    } catch (err) {
+      skipped.push(`${t.name} (${err instanceof Error ? err.message : String(err)})`);
+      continue;
+    }
+    try {
+      if (opened.kind !== 'vector') {
+        skipped.push(`${t.name} (a raster)`);
+        continue;
+      }
+      const columns: string[] = [];
+      opened.layer.fields.forEach((f) => {
+        columns.push(f.name);
+      });
+      const geometryColumn = opened.layer.geomType === gdal.wkbNone ? null : opened.layer.geomColumn || 'GEOMETRY';
+      exposed.push({ name: t.name, columns, geometry_column: geometryColumn });
+      let src = path;
+      let options = '';
+      if (DELIMITED.test(path)) {
+        src = (await resolveDelimitedSource(path)).gdalPath;
+        options = `<OpenOptions>${CSV_OPEN_OPTIONS.map((o) => {
+          const [k, ...v] = o.split('=');
+          return `<OOI key="${xml(k!)}">${xml(v.join('='))}</OOI>`;
+        }).join('')}</OpenOptions>`;
+      }
+      parts.push(
+        `<OGRVRTLayer name="${xml(t.name)}"><SrcDataSource relativeToVRT="0">${xml(src)}</SrcDataSource>${options}` +
+          `<SrcLayer>${xml(sublayer ?? opened.layer.name)}</SrcLayer></OGRVRTLayer>`,
+      );
+    } finally {
+      opened.ds.close();
+    }
+  }
+  return { vrt: `<OGRVRTDataSource>${parts.join('')}</OGRVRTDataSource>`, exposed, skipped };
+}
+
+async function withVrt<T>(tables: SqlTable[], fn: (ds: Dataset, exposed: ExposedTable[], skipped: string[]) => Promise<T>): Promise<T> {
+  const names = new Set<string>();
+  for (const t of tables) {
+    if (names.has(t.name)) throw new BadInputError(`Two layers are named '${t.name}'; rename one (layers_rename) so the query can tell them apart`);
+    names.add(t.name);
+  }
+  const { vrt, exposed, skipped } = await buildVrt(tables);
+  if (exposed.length === 0) throw new BadInputError(`No vector layer or table to query${skipped.length ? `; skipped: ${skipped.join('; ')}` : ''}`);
+  const path = vsimemPath('vrt');
+  gdal.vsimem.set(Buffer.from(vrt, 'utf8'), path);
+  let ds: Dataset | null = null;
+  try {
+    ds = await gdal.openAsync(path, 'r');
+    return await fn(ds, exposed, skipped);
+  } finally {
+    ds?.close();
+    releaseVsimem(path);
+  }
+}
+
+function guard(sql: string): string {
+  const check = checkSelectOnly(sql);
+  if (!check.ok) throw new BadInputError(check.reason);
+  return check.sql;
+}
+
+function sqlFailure(err: unknown, exposed: ExposedTable[]): BadInputError {
+  const reason = gdalReason(err).replace(/^In ExecuteSQL\(\):\s*/, '').replace(/\s+/g, ' ');
+  const listing = exposed
+    .map((t) => `"${t.name}" (${[...(t.geometry_column ? [`${t.geometry_column} [geometry]`] : []), ...t.columns].join(', ')})`)
+    .join('; ');
+  return new BadInputError(`The query failed: ${reason}. Tables: ${listing}`);
+}
+
+/** Runs one SELECT over the project's layers (SQLite dialect with SpatiaLite functions). */
+export async function runSql(args: SqlArgs, signal: AbortSignal): Promise<Record<string, unknown>> {
+  const sql = guard(args.sql);
+  return withVrt(args.tables, async (ds, exposed, skipped) => {
+    let result;
+    try {
+      result = await ds.executeSQLAsync(sql, undefined, 'SQLite');
+    } catch (err) {
+      throw sqlFailure(err, exposed);
+    }
+    const columns: string[] = [];
+    result.fields.forEach((f) => {
+        columns.push(f.name);
+      });
+    const hasGeometry = result.geomType !== gdal.wkbNone;
+    const rows: Record<string, unknown>[] = [];
+    let chars = 0;
+    let truncatedBy: 'limit' | 'size' | null = null;
+    for (let f = await result.features.firstAsync(); f; f = await result.features.nextAsync()) {
+      if (rows.length >= args.limit) {
+        truncatedBy = 'limit';
+        break;
+      }
+      const row: Record<string, unknown> = featureProperties(f, null);
+      if (hasGeometry && args.include_geometry) {
+        const g = f.getGeometry();
+        row.geometry = g ? roundCoordinates(JSON.parse(g.toJSON()), 6) : null;
+      }
+      const size = JSON.stringify(row).length;
+      if (chars + size > args.max_chars && rows.length > 0) {
+        truncatedBy = 'size';
+        break;
+      }
+      chars += size;
+      rows.push(row);
+      if (rows.length % 200 === 0) throwIfCancelled(signal);
+    }
+    let total = rows.length;
+    if (truncatedBy) total = await countRows(ds, sql, exposed);
+    return {
+      columns,
+      rows,
+      returned: rows.length,
+      total_rows: total,
+      truncated: truncatedBy !== null,
+      truncated_by: truncatedBy,
+      geometry: hasGeometry ? (args.include_geometry ? 'included as GeoJSON in the source layer CRS' : 'omitted (include_geometry: true to see it)') : 'none',
+      ...(skipped.length ? { skipped_layers: skipped } : {}),
+    };
+  });
+}
+
+async function countRows(ds: Dataset, sql: string, exposed: ExposedTable[]): Promise<number> {
+  let counted;
+  try {
+    counted = await ds.executeSQLAsync(`SELECT COUNT(*) AS n FROM (${sql})`, undefined, 'SQLite');
+  } catch (err) {
+    throw sqlFailure(err, exposed);
+  }
+  const f = await counted.features.firstAsync();
+  return Number(f?.fields.get('n') ?? 0);
+}
+
+/**
+ * Writes a SELECT's result as a new GeoPackage layer (GDAL's ogr2ogr with `-sql`): the twin of
+ * runSql that keeps what it finds. `output` is `path|layername=NAME` in the outputs folder.
+ */
+export async function saveSql(args: { sql: string; tables: SqlTable[]; output: string }, signal: AbortSignal, progress: ProgressFn): Promise<{ output: string; featureCount: number; notes: string[] }> {
+  const sql = guard(args.sql);
+  const { path, sublayer } = parseSource(args.output);
+  if (!sublayer) throw new BadInputError(`The output must be 'path|layername=NAME'; got ${args.output}`);
+  if (existsSync(path)) throw new BadInputError(`${path} already exists; outputs are never written over`);
+  return withVrt(args.tables, async (ds, exposed, skipped) => {
+    throwIfCancelled(signal);
+    let out: Dataset;
+    try {
+      out = await gdal.vectorTranslateAsync(path, ds, ['-f', 'GPKG', '-dialect', 'SQLite', '-sql', sql, '-nln', sublayer], {
+        progress_cb: (f: number) => progress(Math.min(1, Math.max(0, f)), 'Writing the query result'),
+      });
+    } catch (err) {
+      throw sqlFailure(err, exposed);
+    }
+    try {
+      const layer = out.layers.get(sublayer);
+      const featureCount = layer ? await layer.features.countAsync(true) : 0;
+      const notes = skipped.length ? [`not available to the query: ${skipped.join('; ')}`] : [];
+      return { output: `${path}|layername=${sublayer}`, featureCount, notes };
+    } finally {
+      out.close();
+    }
+  });
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { RampName } from './colourRamps.js';
+
+/**
+ * Raster style models. The worker applies them when it renders a tile (renderRasterTile.ts);
+ * the map only shows the PNGs. Nodata (the band's nodata value, or outside the raster) is
+ * transparent in every style. A null min/max means "work it out from the data" — the band's
+ * min/max for grey, the 2–98 % cumulative cut for the others — but the style tools store the
+ * numbers they computed, so the legend can show them.
+ */
+
+const Band = z.number().int().min(1);
+
+/** Single-band linear stretch to grey. */
+export const GreyRasterStyle = z.object({
+  type: z.literal('grey'),
+  band: Band,
+  /** null = the band's own min/max. */
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+});
+export type GreyRasterStyle = z.infer<typeof GreyRasterStyle>;
+
+/** Single band through a colour ramp between min and max (clamped beyond). */
+export const PseudocolorRasterStyle = z.object({
+  type: z.literal('pseudocolor'),
+  band: Band,
+  ramp: RampName,
+  invert: z.boolean(),
+  /** null = the 2 % cumulative cut. */
+  min: z.number().nullable(),
+  /** null = the 98 % cumulative cut. */
+  max: z.number().nullable(),
+});
+export type PseudocolorRasterStyle = z.infer<typeof PseudocolorRasterStyle>;
+
+/** Shaded relief of an elevation band, computed per tile (Horn's method, as gdaldem). */
+export const HillshadeRasterStyle = z.object({
+  type: z.literal('hillshade'),
+  band: Band,
+  /** Direction the light comes from, degrees clockwise from north (315 = north-west). */
+  azimuth: z.number().min(0).max(360),
+  /** Height of the light above the horizon, degrees. */
+  altitude: z.number().min(0).max(90),
+  /** Vertical exaggeration; also converts elevation units (0.3048 for feet). */
+  zFactor: z.number().positive().max(1000),
+});
+export type HillshadeRasterStyle = z.infer<typeof HillshadeRasterStyle>;
+
+export const RgbChannel = z.object({
+  band: Band,
+  /** null = the band's 2 % cumulative cut. */
+  min: z.number().nullable(),
+  /** null = the band's 98 % cumulative cut. */
+  max: z.number().nullable(),
+});
+export type RgbChannel = z.infer<typeof RgbChannel>;
+
+/** Three bands as red, green and blue, each stretched on its own. */
+export const RgbRasterStyle = z.object({
+  type: z.literal('rgb'),
+  red: RgbChannel,
+  green: RgbChannel,
+  blue: RgbChannel,
+});
+export type RgbRasterStyle = z.infer<typeof RgbRasterStyle>;
+
+export const RasterStyle = z.discriminatedUnion('type', [GreyRasterStyle, PseudocolorRasterStyle, HillshadeRasterStyle, RgbRasterStyle]);
+export type RasterStyle = z.infer<typeof RasterStyle>;
+
+export const RASTER_STYLE_TYPES = ['grey', 'pseudocolor', 'hillshade', 'rgb'] as const;
+
+export function isRasterStyle(style: { type: string }): style is RasterStyle {
+  return (RASTER_STYLE_TYPES as readonly string[]).includes(style.type);
+}
+
+/** The bands a style reads. */
+export function rasterStyleBands(style: RasterStyle): number[] {
+  return style.type === 'rgb' ? [style.red.band, style.green.band, style.blue.band] : [style.band];
+}
+
+/** The default cumulative cut, in percent, as desktop GIS use it. */
+export const CUMULATIVE_CUT: readonly [number, number] = [2, 98];

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { ClassMethod } from './classify.js';
+import { CategoryValue } from './vectorStyleModel.js';
+
+/**
+ * The style family's named worker functions (gis-worker/functions/styleFunctions.ts): their
+ * names, argument and result schemas, shared so the tools and the worker agree on one shape.
+ * Classes are always computed from the data, in the worker, never guessed by the caller.
+ */
+
+const Source = z.string().min(1).describe('`path` or `path|layername=NAME`');
+
+/** Reads a numeric field and classifies it. */
+export const ClassifyArgs = z.object({
+  source: Source,
+  field: z.string().min(1),
+  method: ClassMethod,
+  classes: z.number().int().min(1).max(32),
+});
+export const ClassifyResult = z.object({
+  breaks: z.array(z.number()),
+  /** Features per class, by the same rule as the map. */
+  counts: z.array(z.number().int()),
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+  /** Features with a number in the field. */
+  valid: z.number().int(),
+  /** Features with NULL (or no number) in the field. */
+  nulls: z.number().int(),
+});
+export type ClassifyResult = z.infer<typeof ClassifyResult>;
+
+/** The distinct values of a field with their feature counts, most frequent first. */
+export const UniqueValuesArgs = z.object({
+  source: Source,
+  field: z.string().min(1),
+  limit: z.number().int().min(1).max(1000),
+});
+export const UniqueValuesResult = z.object({
+  values: z.array(z.object({ value: CategoryValue, count: z.number().int() })),
+  /** Distinct values in all (more than `values` holds when it was cut at `limit`). */
+  distinct: z.number().int(),
+  /** Features whose value was left out by the limit. */
+  otherFeatures: z.number().int(),
+});
+export type UniqueValuesResult = z.infer<typeof UniqueValuesResult>;
+
+/** How many features each rule takes (first match wins), and how many none takes. */
+export const CountRulesArgs = z.object({
+  source: Source,
+  filters: z.array(z.string().min(1)).min(1).max(50),
+});
+export const CountRulesResult = z.object({
+  counts: z.array(z.number().int()),
+  unmatched: z.number().int(),
+});
+export type CountRulesResult = z.infer<typeof CountRulesResult>;
+
+/** The lower/upper percent cumulative cut of raster bands, from GDAL's histogram. */
+export const RasterCutArgs = z.object({
+  source: Source,
+  bands: z.array(z.number().int().min(1)).min(1).max(16),
+  lower: z.number().min(0).max(100),
+  upper: z.number().min(0).max(100),
+});
+export const RasterCutResult = z.object({
+  bands: z.array(
+    z.object({
+      band: z.number().int(),
+      /** null when the band has no valid pixel. */
+      min: z.number().nullable(),
+      max: z.number().nullable(),
+      dataMin: z.number().nullable(),
+      dataMax: z.number().nullable(),
+      validPixels: z.number().int(),
+    }),
+  ),
+});
+export type RasterCutResult = z.infer<typeof RasterCutResult>;
+
+export const STYLE_FUNCTION_NAMES = {
+  classify: 'style.classify',
+  uniqueValues: 'style.unique_values',
+  countRules: 'style.count_rules',
+  rasterCut: 'style.raster_cut',
+} as const;

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { BBox } from '../../src-shared/domain/layer.js';
+import { ToolFailure } from '../../src-shared/tools/toolResult.js';
+import { defineTool } from '../../src-shared/tools/toolSdk.js';
+import { findLayer } from '../layers/findLayer.js';
+import { callWorker, sourceOf } from './workerCall.js';
+
+const Answer = z.object({
+  type: z.literal('FeatureCollection'),
+  features: z.array(z.unknown()),
+  total_count: z.number(),
+  returned: z.number(),
+  truncated: z.boolean(),
+  truncated_by: z.enum(['limit', 'size']).nullable(),
+  crs: z.string().nullable(),
+});
+
+/** What the model reads must stay small; 60,000 characters ≈ 15,000 tokens. */
+const MAX_CHARS = 60_000;
+
+export const queryFeatures = defineTool({
+  id: 'inspect.query_features',
+  version: '1.0.0',
+  group: 'inspect',
+  icon: 'search',
+  title: 'Query features',
+  description:
+    'Finds features of a vector layer or rows of a table by an attribute filter (OGR SQL WHERE, e.g. ' +
+    "\"pop > 1000000 AND continent = 'Africa'\") and/or a spatial filter (a bbox, or a GeoJSON/WKT geometry; " +
+    'features that truly intersect it). Returns a GeoJSON FeatureCollection in EPSG:4326 with only the fields ' +
+    'asked for, plus total_count (all matches), returned, and truncated (true when the limit or the size cap cut ' +
+    'the list). Field names come from inspect_layer_info; for joins or aggregates use inspect_sql.',
+  input: z.object({
+    layer: z.string().min(1).describe('Layer id or exact name (vector layer or table)'),
+    where: z.string().min(1).max(4000).optional().describe('Attribute filter in OGR SQL WHERE syntax; quote text with single quotes'),
+    bbox: BBox.optional().describe('Spatial filter [xmin, ymin, xmax, ymax] in filter_crs (default degrees: [west, south, east, north])'),
+    geometry: z
+      .union([z.string().min(1), z.record(z.string(), z.unknown())])
+      .optional()
+      .describe('Spatial filter geometry as WKT text or a GeoJSON geometry object, in filter_crs'),
+    filter_crs: z.string().min(1).default('EPSG:4326').describe('CRS of bbox/geometry, e.g. EPSG:4326 (default) or EPSG:27700'),
+    fields: z.array(z.string().min(1)).max(100).optional().describe('Only these attribute fields (default: all)'),
+    limit: z.number().int().min(1).max(1000).default(50).describe('Most features to return (default 50, at most 1000)'),
+    include_geometry: z.boolean().default(true).describe('false returns attributes only (much smaller)'),
+  }),
+  safety: 'read',
+  exec: 'worker',
+  handles: ['project', 'gdal'],
+  timeoutMs: 120_000,
+  summary: (a) => `Query ${a.layer}${a.where ? ` where ${a.where}` : ''}${a.bbox ? ` in [${a.bbox.join(', ')}]` : ''}${a.geometry ? ' intersecting a geometry' : ''}`,
+  async prepare(args, { handles }) {
+    const layer = findLayer(handles.project, args.layer);
+    if (layer.kind === 'raster') {
+      throw new ToolFailure('invalid_params', `'${layer.name}' is a raster; it has no features.`, false, 'Use inspect_sample_raster or inspect_raster_stats.');
+    }
+    if (args.bbox && args.geometry) throw new ToolFailure('invalid_params', 'Give either bbox or geometry, not both.', false);
+    if (layer.kind === 'table' && (args.bbox || args.geometry)) {
+      throw new ToolFailure('invalid_params', `'${layer.name}' is a table without geometry: only 'where' can filter it.`, false);
+    }
+    if (args.where?.includes(';')) throw new ToolFailure('invalid_params', 'where must be one condition, without semicolons.', false);
+    const known = layer.info.fields.map((f) => f.name);
+    const unknown = (args.fields ?? []).filter((f) => known.length > 0 && !known.includes(f));
+    if (unknown.length) {
+      throw new ToolFailure('invalid_params', `No field ${unknown.map((f) => `'${f}'`).join(', ')} in '${layer.name}'.`, false, `Fields: ${known.join(', ')}`);
+    }
+    return { args };
+  },
+  async execute(args, { handles, signal }) {
+    const layer = findLayer(handles.project, args.layer);
+    const answer = await callWorker(
+      handles.gdal,
+      'inspect.query_features',
+      {
+        source: sourceOf(layer),
+        where: args.where ?? null,
+        bbox: args.bbox ?? null,
+        geometry: args.geometry ?? null,
+        filter_crs: args.filter_crs,
+        fields: args.fields ?? null,
+        limit: args.limit,
+        include_geometry: args.include_geometry,
+        max_chars: MAX_CHARS,
+      },
+      Answer,
+      { signal, hint: `Fields of '${layer.name}': ${layer.info.fields.map((f) => f.name).join(', ')}` },
+    );
+    return { layer: layer.name, ...answer };
+  },
+});

@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { ToolFailure } from '../../src-shared/tools/toolResult.js';
+import { defineTool } from '../../src-shared/tools/toolSdk.js';
+import { findLayer } from '../layers/findLayer.js';
+import { callWorker, sourceOf } from './workerCall.js';
+
+const Answer = z.record(z.string(), z.unknown());
+
+export const rasterStats = defineTool({
+  id: 'inspect.raster_stats',
+  version: '1.0.0',
+  group: 'inspect',
+  icon: 'search',
+  title: 'Raster statistics',
+  description:
+    'Exact statistics of raster bands from every pixel: count of valid pixels, nodata_count, sum, mean, min, max ' +
+    'and standard deviation — for the whole raster, or per polygon of a zones layer (a pixel counts for a polygon ' +
+    'when its centre lies inside; all_touched takes every touched pixel). Returns bands[] for the whole raster, or ' +
+    'zones[] with one entry per polygon labelled by zone_field. Nothing is written; to keep zonal statistics as a ' +
+    'layer use processing_run.',
+  input: z.object({
+    layer: z.string().min(1).describe('Raster layer id or exact name'),
+    bands: z.array(z.number().int().min(1)).min(1).optional().describe('Band numbers, 1-based (default: all)'),
+    zones: z.string().min(1).optional().describe('Polygon layer id or name: statistics per polygon'),
+    zone_field: z.string().min(1).optional().describe('Field of the zones layer that names each polygon (default: its feature id)'),
+    all_touched: z.boolean().default(false).describe('true: every pixel a polygon touches counts, not only pixel centres inside'),
+  }),
+  safety: 'read',
+  exec: 'worker',
+  handles: ['project', 'gdal'],
+  timeoutMs: 10 * 60_000,
+  summary: (a) => `Statistics of ${a.layer}${a.zones ? ` per polygon of ${a.zones}` : ''}`,
+  async prepare(args, { handles }) {
+    const layer = findLayer(handles.project, args.layer);
+    if (layer.kind !== 'raster') throw new ToolFailure('invalid_params', `'${layer.name}' is not a raster.`, false);
+    const count = layer.info.bands.length;
+    const bad = (args.bands ?? []).filter((b) => count > 0 && b > count);
+    if (bad.length) throw new ToolFailure('invalid_params', `'${layer.name}' has ${count} band(s); there is no band ${bad.join(', ')}.`, false);
+    if (args.zone_field && !args.zones) throw new ToolFailure('invalid_params', 'zone_field needs zones (a polygon layer).', false);
+    if (args.zones) {
+      const zones = findLayer(handles.project, args.zones);
+      if (zones.kind !== 'vector') throw new ToolFailure('invalid_params', `zones: '${zones.name}' is not a polygon layer.`, false);
+      const fields = zones.info.fields.map((f) => f.name);
+      if (args.zone_field && fields.length && !fields.includes(args.zone_field)) {
+        throw new ToolFailure('invalid_params', `zone_field: no field '${args.zone_field}' in '${zones.name}'.`, false, `Fields: ${fields.join(', ')}`);
+      }
+    }
+    return { args };
+  },
+  async execute(args, { handles, signal, progress }) {
+    const layer = findLayer(handles.project, args.layer);
+    const zones = args.zones ? findLayer(handles.project, args.zones) : null;
+    const answer = await callWorker(
+      handles.gdal,
+      'inspect.raster_stats',
+      {
+        source: sourceOf(layer),
+        bands: args.bands ?? null,
+        zones: zones ? sourceOf(zones) : null,
+        zone_field: args.zone_field ?? null,
+        all_touched: args.all_touched,
+      },
+      Answer,
+      { signal, progress },
+    );
+    return { layer: layer.name, ...(zones ? { zones_layer: zones.name } : {}), ...answer };
+  },
+});

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { ToolFailure } from '../../src-shared/tools/toolResult.js';
+import { defineTool } from '../../src-shared/tools/toolSdk.js';
+import { findLayer } from '../layers/findLayer.js';
+import { callWorker, sourceOf } from './workerCall.js';
+
+const Answer = z.object({
+  crs: z.string(),
+  bands: z.array(z.number()),
+  samples: z.array(
+    z.object({
+      x: z.number(),
+      y: z.number(),
+      pixel: z.tuple([z.number(), z.number()]).nullable(),
+      values: z.record(z.string(), z.number().nullable()),
+    }),
+  ),
+});
+
+export const sampleRaster = defineTool({
+  id: 'inspect.sample_raster',
+  version: '1.0.0',
+  group: 'inspect',
+  icon: 'search',
+  title: 'Sample raster values',
+  description:
+    'Reads raster values at points (longitude/latitude by default, or in a given CRS). Returns for each point its ' +
+    'pixel [column, row] and the value of each band; a value is null where the pixel is nodata or masked, and ' +
+    'pixel is null for a point outside the raster. For statistics over an area use inspect_raster_stats.',
+  input: z.object({
+    layer: z.string().min(1).describe('Raster layer id or exact name'),
+    points: z
+      .array(z.tuple([z.number(), z.number()]))
+      .min(1)
+      .max(1000)
+      .describe('Points as [x, y] pairs in crs; for EPSG:4326 that is [longitude, latitude]'),
+    crs: z.string().min(1).default('EPSG:4326').describe('CRS of the points (default EPSG:4326, lon/lat)'),
+    bands: z.array(z.number().int().min(1)).min(1).optional().describe('Band numbers to read, 1-based (default: all)'),
+  }),
+  safety: 'read',
+  exec: 'worker',
+  handles: ['project', 'gdal'],
+  summary: (a) => `Sample ${a.layer} at ${a.points.length} point(s)`,
+  async prepare(args, { handles }) {
+    const layer = findLayer(handles.project, args.layer);
+    if (layer.kind !== 'raster') {
+      throw new ToolFailure('invalid_params', `'${layer.name}' is not a raster.`, false, 'Use inspect_query_features for vector layers and tables.');
+    }
+    const count = layer.info.bands.length;
+    const bad = (args.bands ?? []).filter((b) => count > 0 && b > count);
+    if (bad.length) throw new ToolFailure('invalid_params', `'${layer.name}' has ${count} band(s); there is no band ${bad.join(', ')}.`, false);
+    return { args };
+  },
+  async execute(args, { handles, signal }) {
+    const layer = findLayer(handles.project, args.layer);
+    const answer = await callWorker(
+      handles.gdal,
+      'inspect.sample_raster',
+      { source: sourceOf(layer), points: args.points, crs: args.crs, bands: args.bands ?? null },
+      Answer,
+      { signal, hint: "Give the points' CRS as an EPSG code, e.g. 'EPSG:4326' for [longitude, latitude]." },
+    );
+    return { layer: layer.name, ...answer };
+  },
+});

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { ToolFailure } from '../../src-shared/tools/toolResult.js';
+import { defineTool } from '../../src-shared/tools/toolSdk.js';
+import { projectTables, requireSelect } from './projectTables.js';
+import { callWorker } from './workerCall.js';
+
+const Answer = z.object({
+  columns: z.array(z.string()),
+  rows: z.array(z.record(z.string(), z.unknown())),
+  returned: z.number(),
+  total_rows: z.number(),
+  truncated: z.boolean(),
+  truncated_by: z.enum(['limit', 'size']).nullable(),
+  geometry: z.string(),
+  skipped_layers: z.array(z.string()).optional(),
+});
+
+const MAX_CHARS = 60_000;
+
+export const sqlQuery = defineTool({
+  id: 'inspect.sql',
+  version: '1.0.0',
+  group: 'inspect',
+  icon: 'search',
+  title: 'SQL query',
+  description:
+    'Runs one read-only SELECT over the project\'s vector layers and tables, each available as a table named ' +
+    'after its layer (quote names with spaces: "my layer"). SQLite dialect with SpatiaLite functions ' +
+    '(ST_Area, ST_Intersects, ST_Buffer, ST_Transform…); queries may join several layers and tables, aggregate ' +
+    'and sort. Sources are opened read-only and anything but a single SELECT is refused. Returns columns, rows ' +
+    '(at most limit, capped in size), returned, total_rows and truncated. To keep the result as a new layer use ' +
+    'inspect_save_query with the same SQL.',
+  input: z.object({
+    sql: z.string().min(1).max(20_000).describe('One SELECT statement (SQLite dialect); layers are tables named as in inspect_list_layers'),
+    limit: z.number().int().min(1).max(1000).default(100).describe('Most rows to return (default 100, at most 1000)'),
+    include_geometry: z.boolean().default(false).describe('true adds each row’s geometry as GeoJSON (in the source CRS)'),
+  }),
+  safety: 'read',
+  exec: 'worker',
+  handles: ['project', 'gdal'],
+  timeoutMs: 120_000,
+  summary: (a) => `SQL: ${a.sql.length > 120 ? `${a.sql.slice(0, 117)}…` : a.sql}`,
+  async prepare(args) {
+    return { args: { ...args, sql: requireSelect(args.sql) } };
+  },
+  async execute(args, { handles, signal }) {
+    const { tables, notes } = projectTables(handles.project);
+    if (tables.length === 0) throw new ToolFailure('invalid_params', 'The project has no vector layer or table to query.', false, 'Load one with layers_load.');
+    const answer = await callWorker(
+      handles.gdal,
+      'inspect.sql',
+      { sql: requireSelect(args.sql), tables, limit: args.limit, include_geometry: args.include_geometry, max_chars: MAX_CHARS },
+      Answer,
+      { signal, hint: 'Check table and column names (the message lists them); quote names with spaces in double quotes.' },
+    );
+    return { ...answer, ...(notes.length ? { notes } : {}) };
+  },
+});

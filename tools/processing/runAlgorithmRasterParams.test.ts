@@ -1,0 +1,123 @@
+/**
+ * processing_run with the raster catalogue's kinds of layer params: several layers in one param
+ * (mosaic, raster calculator), an optional one left out (clip_raster's mask), and params that must
+ * name a raster or a vector whatever the output is (zonal statistics: polygons + raster → vector).
+ * Fake handles: what is checked is what reaches the worker, and what is refused before it.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Layer } from '../../src-shared/domain/layer.js';
+import type { AlgorithmRequest, GdalHandle, ProjectHandle } from '../../src-shared/tools/handles.js';
+import { ToolFailure } from '../../src-shared/tools/toolResult.js';
+import { runAlgorithm } from './runAlgorithm.js';
+
+function layer(id: string, kind: 'vector' | 'raster', source: string, sublayer: string | null = null): Layer {
+  return {
+    id,
+    name: id,
+    source,
+    sublayer,
+    kind,
+    order: 0,
+    visible: true,
+    opacity: 1,
+    style: (kind === 'vector' ? { type: 'simple' } : { type: 'grey' }) as Layer['style'],
+    info: {
+      kind,
+      driver: kind === 'vector' ? 'GPKG' : 'GTiff',
+      crs: { epsg: 4326, name: 'WGS 84', geographic: true },
+      extent: [5.7, 49.4, 6.5, 50.2],
+      extent4326: [5.7, 49.4, 6.5, 50.2],
+      geometryType: kind === 'vector' ? 'Polygon' : null,
+      featureCount: kind === 'vector' ? 12 : null,
+      fields: [],
+      width: null,
+      height: null,
+      bands: [],
+      sublayers: [],
+    },
+  };
+}
+
+const LAYERS = [
+  layer('dem_west', 'raster', '/data/west.tif'),
+  layer('dem_east', 'raster', '/data/east.tif'),
+  layer('cantons', 'vector', '/data/lux.gpkg', 'cantons'),
+];
+
+function harness() {
+  const requests: AlgorithmRequest[] = [];
+  const project = {
+    listLayers: () => LAYERS,
+    getLayer: (ref: string) => LAYERS.find((l) => l.id === ref || l.name === ref),
+    outputPath: (name: string, ext: string) => `/outputs/${name}.${ext}`,
+  } as unknown as ProjectHandle;
+  const gdal = {
+    async runAlgorithm(req: AlgorithmRequest) {
+      requests.push(req);
+      return { output: req.output, featureCount: null, notes: [] };
+    },
+  } as unknown as GdalHandle;
+  const handles = { project, gdal };
+  const ctx = { handles, caller: 'model' as const, signal: new AbortController().signal, progress: () => {} };
+  async function run(args: { algorithm: string; params: Record<string, unknown>; output_name?: string }) {
+    const parsed = runAlgorithm.input.parse(args);
+    const prepared = await runAlgorithm.prepare!(parsed, ctx);
+    await runAlgorithm.execute(prepared.args, ctx);
+    return { prepared, request: requests.at(-1)! };
+  }
+  return { run };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<ToolFailure> {
+  try {
+    await promise;
+  } catch (err) {
+    assert.ok(err instanceof ToolFailure, String(err));
+    return err;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('processing_run with raster algorithms', () => {
+  test('an array of layers reaches the worker as an array of sources', async () => {
+    const { run } = harness();
+    const { prepared, request } = await run({ algorithm: 'mosaic', params: { inputs: ['dem_west', 'dem_east'] } });
+    assert.deepEqual(request.params.inputs, ['/data/west.tif', '/data/east.tif']);
+    assert.equal(request.output, '/outputs/dem_west_mosaic.tif');
+    assert.equal(prepared.preview?.input, 'dem_west');
+  });
+
+  test('an optional layer param left out is skipped; given, it resolves with its sublayer', async () => {
+    const { run } = harness();
+    const bbox = await run({ algorithm: 'clip_raster', params: { input: 'dem_west', bbox: [6, 49.6, 6.2, 49.8] } });
+    assert.equal(bbox.request.params.mask, undefined);
+    assert.equal(bbox.request.params.input, '/data/west.tif');
+    const masked = await run({ algorithm: 'clip_raster', params: { input: 'dem_west', mask: 'cantons' } });
+    assert.equal(masked.request.params.mask, '/data/lux.gpkg|layername=cantons');
+  });
+
+  test('a vector output may take a raster where the algorithm says so (zonal statistics, contours)', async () => {
+    const { run } = harness();
+    const zonal = await run({ algorithm: 'zonal_statistics', params: { zones: 'cantons', raster: 'dem_west' } });
+    assert.deepEqual([zonal.request.params.zones, zonal.request.params.raster], ['/data/lux.gpkg|layername=cantons', '/data/west.tif']);
+    assert.equal(zonal.request.output, '/outputs/cantons_zonal_statistics.gpkg|layername=cantons_zonal_statistics');
+    const contours = await run({ algorithm: 'contours', params: { input: 'dem_west', interval: 10 } });
+    assert.equal(contours.request.params.input, '/data/west.tif');
+  });
+
+  test('the wrong kind of layer, or a bad expression, is refused before the dialog', async () => {
+    const { run } = harness();
+    const swapped = await refusal(run({ algorithm: 'zonal_statistics', params: { zones: 'dem_west', raster: 'cantons' } }));
+    assert.equal(swapped.code, 'invalid_params');
+    assert.match(swapped.message, /params\.zones: zonal_statistics needs a vector layer; 'dem_west' is a raster/);
+    const shade = await refusal(run({ algorithm: 'hillshade', params: { input: 'cantons' } }));
+    assert.match(shade.message, /params\.input: hillshade needs a raster layer; 'cantons' is a vector/);
+    const mosaic = await refusal(run({ algorithm: 'mosaic', params: { inputs: ['dem_west', 'cantons'] } }));
+    assert.match(mosaic.message, /params\.inputs: mosaic needs a raster layer; 'cantons' is a vector/);
+    const calc = await refusal(run({ algorithm: 'raster_calculator', params: { inputs: ['dem_west'], expression: 'A1 + B1' } }));
+    assert.match(calc.message, /B1 refers to input B, but only 1 input/);
+    const clip = await refusal(run({ algorithm: 'clip_raster', params: { input: 'dem_west' } }));
+    assert.match(clip.message, /give exactly one of bbox or mask/);
+  });
+});

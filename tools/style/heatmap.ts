@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { RampName } from '../../src-shared/style/colourRamps.js';
+import { ClassifyResult, STYLE_FUNCTION_NAMES } from '../../src-shared/style/styleCalls.js';
+import type { HeatmapStyle } from '../../src-shared/style/styleModel.js';
+import { ToolFailure } from '../../src-shared/tools/toolResult.js';
+import { defineTool } from '../../src-shared/tools/toolSdk.js';
+import { callStyleFunction, geometryOf, requireField, saveStyle, sourceOf, vectorLayer } from './styleLayer.js';
+
+export const heatmap = defineTool({
+  id: 'style.heatmap',
+  version: '1.0.0',
+  group: 'style',
+  icon: 'palette',
+  title: 'Heatmap',
+  description:
+    'Draws a point layer as a density heatmap: radius of influence in pixels, intensity, an optional numeric weight ' +
+    'field (each point counts in proportion to its value, scaled by the field maximum read from the data) and a ' +
+    'colour ramp. Points only. Returns the layer, radius, intensity, weight field and its maximum.',
+  input: z.object({
+    layer: z.string().min(1).describe('Layer id or exact name (a point layer)'),
+    radius: z.number().min(1).max(200).default(20).describe('Radius of each point’s influence, pixels'),
+    intensity: z.number().min(0.01).max(20).default(1).describe('Multiplies the density; above 1 saturates sooner'),
+    weight_field: z.string().min(1).nullable().default(null).describe('Numeric field weighting each point; null: every point counts 1'),
+    ramp: RampName.default('ylorrd').describe('Colour ramp from sparse to dense'),
+    invert: z.boolean().default(false).describe('Reverse the ramp'),
+    opacity: z.number().min(0).max(1).default(0.85).describe('Opacity of the heatmap, 0–1'),
+    weight_max: z.number().positive().nullable().optional().describe('Weight that counts as 1; default: the field maximum from the data'),
+  }),
+  safety: 'write',
+  exec: 'main',
+  handles: ['project', 'gdal'],
+  summary: (a) => `Heatmap of ${a.layer}${a.weight_field ? ` weighted by ${a.weight_field}` : ''}`,
+  async prepare(args, { handles, signal }) {
+    const layer = vectorLayer(handles.project, args.layer);
+    const kind = geometryOf(layer);
+    if (kind !== 'point') {
+      throw new ToolFailure('invalid_params', `'${layer.name}' holds ${layer.info.geometryType ?? 'mixed'} geometries; a heatmap needs points.`, false, 'Make points first (processing_run with centroids), or use style_graduate for polygons.');
+    }
+    let weightMax = args.weight_max ?? null;
+    if (args.weight_field) {
+      requireField(layer, args.weight_field, { numeric: true, param: 'weight_field' });
+      if (weightMax === null) {
+        const stats = await callStyleFunction(handles.gdal, STYLE_FUNCTION_NAMES.classify, { source: sourceOf(layer), field: args.weight_field, method: 'equal_interval', classes: 1 }, ClassifyResult, signal);
+        weightMax = stats.max !== null && stats.max > 0 ? stats.max : null;
+      }
+    }
+    return {
+      args: { ...args, weight_max: weightMax },
+      preview: { layer: layer.name, points: layer.info.featureCount, radius_px: args.radius, weight: args.weight_field ?? 'none', weight_max: weightMax },
+    };
+  },
+  async execute(args, { handles }) {
+    const layer = vectorLayer(handles.project, args.layer);
+    const style: HeatmapStyle = {
+      type: 'heatmap',
+      radius: args.radius,
+      intensity: args.intensity,
+      weightField: args.weight_field,
+      weightMax: args.weight_max ?? null,
+      ramp: args.ramp,
+      invert: args.invert,
+      opacity: args.opacity,
+    };
+    return { ...saveStyle(handles.project, layer, style), radius: style.radius, intensity: style.intensity, weight_field: style.weightField, weight_max: style.weightMax };
+  },
+});
