@@ -114,6 +114,8 @@ describe('styling in Chromium: graduated colours, labels from offline glyphs, th
     assert.ok(labels, 'a label layer is on the map');
     assert.ok(labels.placed.length > 20, `labels placed: ${labels.placed.length}`);
     assert.ok(labels.placed.includes('India'));
+    // One label per country (the label point of its widest part), not one per island.
+    assert.equal(new Set(labels.placed).size, labels.placed.length, `duplicated labels: ${labels.placed.join(', ')}`);
     assert.ok(glyphResponses.some((r) => r.url.includes('/assets/glyphs/DejaVu Sans Book/0-255.pbf') && r.status === 200), JSON.stringify(glyphResponses));
     assert.ok(glyphResponses.every((r) => r.status === 200), JSON.stringify(glyphResponses));
     assert.ok(!warnings.some((w) => /glyph/i.test(w)), `no glyph warnings: ${warnings.join(' | ')}`);

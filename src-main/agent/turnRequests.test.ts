@@ -92,6 +92,39 @@ describe('turn requests', () => {
     store.close();
   });
 
+  it('the outcome of an approval is in the conversation: the next turn, and a restart, read it', async () => {
+    const { turns, run, say, store, home } = setup();
+    say('user', 'remove nc');
+    const callId = 'call_remove_1';
+    run.save({ id: randomUUID(), role: 'assistant', text: '', toolCalls: [{ id: callId, name: 'layers_remove', arguments: '{"layer":"nc"}' }] });
+    run.save({
+      id: randomUUID(),
+      role: 'tool',
+      text: '',
+      tool: {
+        callId,
+        toolId: 'layers.remove',
+        name: 'layers_remove',
+        title: 'Remove layer',
+        args: { layer: 'nc' },
+        summary: 'Remove nc',
+        status: 'rejected',
+        durationMs: null,
+        result: { ok: false, error: { code: 'rejected_by_user', message: 'The person rejected this call.', retryable: false } },
+      },
+    });
+    const result = (r: TurnRequest) => r.messages.find((m) => m.role === 'tool' && m.toolCallId === callId)?.content ?? '';
+    assert.match(result(await turns.startRun(run).next()), /"code":"rejected_by_user"/);
+    store.close();
+    const reopened = ProjectStore.openInHome(home);
+    const catalogue = new SkillCatalogue([{ dir: join(import.meta.dirname, '..', '..', 'skills'), origin: 'built-in' }]);
+    const registry = new ToolRegistry([...builtInTools, createLoadSkillTool(catalogue) as unknown as ToolDefinition]);
+    const again = new TurnRequests({ store: reopened, registry, skills: catalogue, settings: DEFAULT_CONVERSATION_SETTINGS });
+    const saver = { save: (d: MessageDraft) => reopened.conversations.upsert(reopened.conversationId, d) };
+    assert.match(result(await again.startRun(saver).next()), /"code":"rejected_by_user"/);
+    reopened.close();
+  });
+
   it('does not compact while everything fits', async () => {
     const { turns, run, say, saved, store } = setup();
     for (let i = 0; i < 5; i++) {

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
-import { defaultRasterStyle, isRasterStyle } from '../../src-shared/style/styleModel.js';
+import { styleFields } from '../../src-shared/style/compileLabels.js';
+import { defaultRasterStyle, isLabelledStyle, isRasterStyle } from '../../src-shared/style/styleModel.js';
 import type { ProjectStore } from '../store/projectStore.js';
 import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
 import type { DataResponse } from './services.js';
@@ -32,6 +33,15 @@ export function createDataRoutes(store: ProjectStore, worker: GisWorkerClient, a
         const source = layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source;
         const body = await worker.request({ op: 'vectorGeoJSON', source });
         return { status: 200, contentType: 'application/geo+json', body };
+      }
+      // Polygon label points (src-shared/style/compileLabels.ts): the fields come from the saved style.
+      m = /^data\/layers\/([\w-]+)\/labels-[0-9a-z]+\.geojson$/.exec(path);
+      if (m) {
+        const layer = store.layers.get(m[1]!);
+        if (!layer || layer.kind !== 'vector' || !isLabelledStyle(layer.style)) return notFound(path);
+        const source = layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source;
+        const body = await worker.request({ op: 'call', fn: 'style.label_points', args: { source, fields: styleFields(layer.style) } });
+        return { status: 200, contentType: 'application/geo+json', body: String(body) };
       }
       // An optional `s-HASH/` segment (the style's hash) only busts caches; the current style is used.
       m = /^tiles\/([\w-]+)\/(?:s-[0-9a-z]+\/)?(\d+)\/(\d+)\/(\d+)\.png$/.exec(path);

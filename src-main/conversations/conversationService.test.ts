@@ -17,11 +17,14 @@ function setup() {
   const store = ProjectStore.openInHome(home);
   const events: { name: EventName; payload: unknown }[] = [];
   let run: RunState = { runId: null, status: 'idle' };
-  const service = new ConversationService({
-    store,
-    emit: <E extends EventName>(name: E, payload: EventPayload<E>) => events.push({ name, payload }),
-    runState: () => run,
-  });
+  const service = new ConversationService(
+    {
+      store,
+      emit: <E extends EventName>(name: E, payload: EventPayload<E>) => events.push({ name, payload }),
+      runState: () => run,
+    },
+    10,
+  );
   const setRun = (status: RunState['status']) => (run = { runId: status === 'idle' ? null : 'r1', status });
   return { store, service, events, setRun };
 }
@@ -77,6 +80,31 @@ describe('ConversationService', () => {
   it('the refusal says why and what to do', () => {
     assert.match(new ConversationBusyError('open another conversation', 'awaiting_approval').message, /waits for your approval: answer the dialog or press Stop/);
     assert.match(new ConversationBusyError('open another conversation', 'running').message, /wait for it or press Stop/);
+  });
+
+  it('later messages refresh the list (counts, times) in one batched announcement', async () => {
+    const { store, service, events } = setup();
+    const id = store.conversationId;
+    store.conversations.upsert(id, { id: 'm1', role: 'user', text: 'a' });
+    events.length = 0;
+    store.conversations.upsert(id, { id: 'm2', role: 'assistant', text: '' });
+    store.conversations.upsert(id, { id: 'm2', role: 'assistant', text: 'answer' });
+    store.conversations.upsert(id, { id: 'm3', role: 'notice', text: 'note', level: 'info' });
+    assert.deepEqual(events, [], 'not on every write');
+    await new Promise((r) => setTimeout(r, 40));
+    assert.equal(events.length, 1);
+    const list = events[0]!.payload as ReturnType<typeof service.list>;
+    assert.equal(list.conversations[0]!.messageCount, 3);
+    service.close();
+  });
+
+  it('counts only messages the chat shows', () => {
+    const { store, service } = setup();
+    const id = store.conversationId;
+    store.conversations.upsert(id, { id: 'm1', role: 'user', text: 'a' });
+    store.conversations.upsert(id, { id: 'm2', role: 'assistant', text: '', toolCalls: [{ id: 'c', name: 'x_y', arguments: '{}' }] });
+    assert.equal(service.list().conversations[0]!.messageCount, 1);
+    service.close();
   });
 
   it('deleting the current conversation moves to a new empty one', () => {

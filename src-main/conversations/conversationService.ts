@@ -31,11 +31,17 @@ export interface ConversationServiceDeps {
  */
 export class ConversationService {
   private readonly unsubscribe: () => void;
+  private refresh: NodeJS.Timeout | null = null;
 
-  constructor(private readonly deps: ConversationServiceDeps) {
-    // A conversation's first message writes its row (and gives it a title): the list changed.
+  constructor(
+    private readonly deps: ConversationServiceDeps,
+    /** Later messages change only counts and times in the list: announced at most this often. */
+    private readonly refreshMs = 1000,
+  ) {
     this.unsubscribe = deps.store.conversations.subscribe(({ created }) => {
+      // A first message writes the row and gives the title: the list changed, say so now.
       if (created) this.announce();
+      else this.refresh ??= setTimeout(() => this.announce(), this.refreshMs);
     });
   }
 
@@ -88,6 +94,8 @@ export class ConversationService {
 
   close(): void {
     this.unsubscribe();
+    if (this.refresh) clearTimeout(this.refresh);
+    this.refresh = null;
   }
 
   private refuseWhileBusy(what: string): void {
@@ -102,6 +110,8 @@ export class ConversationService {
   }
 
   private announce(): void {
+    if (this.refresh) clearTimeout(this.refresh);
+    this.refresh = null;
     this.deps.emit('conversations/changed', this.list());
   }
 }

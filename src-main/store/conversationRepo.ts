@@ -46,12 +46,13 @@ export class ConversationRepo {
     return !!this.db.prepare('SELECT 1 FROM conversations WHERE id = ?').get(conversationId);
   }
 
-  /** Newest first. */
+  /** Newest first; `messageCount` counts what the chat shows (not the empty turns that only called tools). */
   list(): ConversationSummary[] {
     return this.db
       .prepare(
         `SELECT c.id, c.title, c.created_at AS createdAt, c.updated_at AS updatedAt,
-                (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id) AS messageCount
+                (SELECT COUNT(*) FROM messages m WHERE m.conversation_id = c.id
+                   AND NOT (m.role = 'assistant' AND json_extract(m.body, '$.text') = '')) AS messageCount
          FROM conversations c ORDER BY c.updated_at DESC, c.rowid DESC`,
       )
       .all() as ConversationSummary[];

@@ -94,6 +94,7 @@ export function ConversationList() {
               ))}
             </ul>
           )}
+          {live && <p className="conv-list__locked">Switching waits until the assistant finishes or you press Stop.</p>}
         </div>
       )}
     </div>

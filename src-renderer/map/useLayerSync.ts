@@ -1,7 +1,7 @@
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
 import type { Layer } from '../../src-shared/domain/layer.js';
-import { compileLayerStyle, type CompiledLayerStyle, type LayerUrls } from '../../src-shared/style/compileLayerStyle.js';
+import { compileLabelPoints, compileLayerStyle, type CompiledLayerStyle, type LayerUrls } from '../../src-shared/style/compileLayerStyle.js';
 import { syncLayers } from './syncLayers.js';
 
 /**
@@ -19,6 +19,11 @@ export function useLayerSync(map: MapLibreMap | null, layers: readonly Layer[], 
     // A new map instance starts from the bare basemap: forget what the last one showed.
     if (applied.current.map !== map) applied.current = { map, layers: new Map() };
     const desired = layers.map((layer) => ({ layerId: layer.id, compiled: compileLayerStyle(layer, urls) }));
+    // Polygon label points are entries of their own, above every layer (labels are never covered).
+    for (const layer of layers) {
+      const labels = compileLabelPoints(layer, urls);
+      if (labels) desired.push({ layerId: `${layer.id}:labels`, compiled: labels });
+    }
     applied.current.layers = syncLayers(map, applied.current.layers, desired);
   }, [map, layers, urls]);
 }

@@ -78,9 +78,16 @@ export const RasterCutResult = z.object({
 });
 export type RasterCutResult = z.infer<typeof RasterCutResult>;
 
+/** One point per feature inside it (its widest part), with the given fields. Result: GeoJSON text, EPSG:4326. */
+export const LabelPointsArgs = z.object({
+  source: Source,
+  fields: z.array(z.string().min(1)).max(50),
+});
+
 export const STYLE_FUNCTION_NAMES = {
   classify: 'style.classify',
   uniqueValues: 'style.unique_values',
   countRules: 'style.count_rules',
   rasterCut: 'style.raster_cut',
+  labelPoints: 'style.label_points',
 } as const;

@@ -10,7 +10,8 @@ export const describeAlgorithm = defineTool({
   title: 'Describe processing algorithm',
   description:
     'Describes one processing algorithm. Returns its description, its parameters as JSON Schema (which ones ' +
-    'name layers, which are distances in the layer CRS units) and its output kind — what processing_run needs in `params`.',
+    'name layers and of which kind, which are distances in the layer CRS units) and its output kind — what ' +
+    'processing_run needs in `params`.',
   input: z.object({ algorithm: z.enum(ALGORITHMS.map((a) => a.id) as [string, ...string[]]).describe('Algorithm id from processing_list') }),
   safety: 'read',
   exec: 'main',
@@ -26,6 +27,10 @@ export const describeAlgorithm = defineTool({
       description: spec.description,
       params: schema,
       layer_params: spec.layerParams,
+      // Which kind of project layer each layer param takes (a join's table side also takes plain tables).
+      layer_kinds: Object.fromEntries(
+        spec.layerParams.map((key) => [key, spec.layerKinds?.[key] ?? (spec.output === 'vector' ? 'vector' : 'any')]),
+      ),
       distance_params: spec.distanceParams,
       output: spec.output,
     };

@@ -23,6 +23,8 @@ interface GroupQuery {
   groupBy: FieldSpec[];
   /** Output column expressions after the group fields: aggregates and maybe the geometry. */
   columns: string[];
+  /** Name of the COUNT(*) column: without groups, an empty layer must give no row at all. */
+  countName: string;
 }
 
 async function writeGroups(ws: Workspace, a: StagedLayer, target: OutputTarget, query: GroupQuery, ctx: AlgorithmContext, verb: string): Promise<void> {
@@ -30,7 +32,7 @@ async function writeGroups(ws: Workspace, a: StagedLayer, target: OutputTarget, 
   const select = `SELECT ${[...groupCols, ...query.columns].join(', ')} FROM a`;
   if (groupCols.length === 0) {
     ctx.progress(0.4, verb);
-    await appendSelect(ws, target, select);
+    await appendSelect(ws, target, `SELECT * FROM (${select}) WHERE ${q(query.countName)} > 0`);
     return;
   }
   const groupBy = ` GROUP BY ${groupCols.join(', ')}`;
@@ -57,7 +59,7 @@ export const runDissolve: AlgorithmRun = async (params, output, ctx) => {
       geometryType: multiType(a.dimension),
       fields: [...groupBy, { name: count, type: 'integer', width: 0, precision: 0 }],
     });
-    await writeGroups(ws, a, target, { groupBy, columns: [`COUNT(*) AS ${q(count)}`, dissolvedGeometry] }, ctx, 'Dissolving');
+    await writeGroups(ws, a, target, { groupBy, columns: [`COUNT(*) AS ${q(count)}`, dissolvedGeometry], countName: count }, ctx, 'Dissolving');
     return { target, notes: [] };
   });
 };
@@ -89,7 +91,7 @@ export const runAggregate: AlgorithmRun = async (params, output, ctx) => {
       geometryType: withGeometry ? multiType(a.dimension!) : 100,
       fields: outFields,
     });
-    await writeGroups(ws, a, target, { groupBy, columns }, ctx, 'Aggregating');
+    await writeGroups(ws, a, target, { groupBy, columns, countName: count }, ctx, 'Aggregating');
     return { target, notes: [] };
   });
 };

@@ -36,7 +36,7 @@ describe('geometry algorithms in the worker', { skip: skipReason }, () => {
     assert.equal(Number(africa.feature_count), ogrNumber(WORLD, "SELECT COUNT(*) FROM world WHERE continent = 'Africa'"));
     const summed = area6933(WORLD, 'world', "continent = 'Africa'");
     assert.ok(relClose(area6933(r.file, 'dissolve', "continent = 'Africa'"), summed, 1e-4), 'countries do not overlap: the union keeps their area');
-    assert.match(ogrSo(r.file, 'dissolve'), /Geometry: Multi Polygon/);
+    assert.match(ogrSo(r.file, 'dissolve'), /Geometry: Multi Polygon[\s\S]*GEOGCRS\["WGS 84"/);
   });
 
   test('dissolve everything: the 100 counties become one North Carolina', async () => {
@@ -105,6 +105,11 @@ describe('geometry algorithms in the worker', { skip: skipReason }, () => {
     assert.equal(csv.output, path.join(tmp.dir, 'hire.csv'));
     assert.match(readFileSync(csv.output, 'utf8').split('\n')[0]!, /^"?X"?,"?Y"?,/);
     assert.equal(featureCountOf(csv.output, 'hire'), 742);
+
+    const gpkg = await runAlgorithm(client, tmp.dir, 'convert_format', { input: fixture('scot_BNG.shp'), format: 'gpkg' }, 'scot_gpkg');
+    assert.equal(gpkg.output, `${path.join(tmp.dir, 'scot_gpkg.gpkg')}|layername=scot_gpkg`);
+    assert.equal(featureCountOf(gpkg.file, 'scot_gpkg'), 56);
+    assert.match(ogrSo(gpkg.file, 'scot_gpkg'), /British National Grid/);
 
     // A second conversion never overwrites the first file.
     const again = await runAlgorithm(client, tmp.dir, 'convert_format', { input: NC, format: 'geojson' }, 'nc_json');

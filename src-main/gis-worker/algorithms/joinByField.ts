@@ -7,7 +7,7 @@ import { NameAllocator, NUMERIC_TYPES, q, resolveFields, selectList } from './fi
 import { readTable, type TableData } from './readTable.js';
 import { appendInChunks, createOutput, outputFeatureCount } from './sqlOutput.js';
 import type { AlgorithmContext, AlgorithmRun } from './types.js';
-import { type FieldSpec, type StagedLayer, withVectorInputs, withWorkspace } from './workspace.js';
+import { assumedNote, type FieldSpec, type StagedLayer, withVectorInputs, withWorkspace } from './workspace.js';
 
 /**
  * Join attributes by field value. Keys are compared as text after trimming (and optionally
@@ -85,7 +85,7 @@ export const runJoinByField: AlgorithmRun = async (params, output, ctx) => {
     withWorkspace(async (ws) => {
       const input = inputs.input!;
       ctx.progress(0.1, `Reading ${path.basename(input.path)}`);
-      const a = await ws.stage(input, 'a');
+      const a = await ws.stage(input, 'a', { onProgress: (f) => ctx.progress(0.1 + 0.1 * f, `Reading ${path.basename(input.path)}`) });
       throwIfCancelled(ctx.signal);
       const inputKeys = resolveFields(inputKeyNames, a.fields, 'input_keys', input.path);
 
@@ -145,7 +145,7 @@ export const runJoinByField: AlgorithmRun = async (params, output, ctx) => {
         joined_fields: outNames,
         key_comparison: `as text, trimmed${p.case_insensitive ? ', ignoring case' : ', case-sensitive'}; the first row of a duplicated key is used`,
       };
-      const notes = joinNotes(report, table, p.keep_unmatched);
+      const notes = [...assumedNote(a), ...joinNotes(report, table, p.keep_unmatched)];
       const mismatch = keyTypeMismatch(inputKeys, tableKeys);
       if (mismatch && (report.unmatched_features || report.table_keys_without_match_count)) notes.push(mismatch);
       ctx.progress(1, `Joined ${matches.pairs.length.toLocaleString('en-US')} of ${a.count.toLocaleString('en-US')} features`);

@@ -59,6 +59,7 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
 
   test('difference: what lies beyond the coastline; with the clip it adds up to the counties', async () => {
     const r = await runAlgorithm(client, tmp.dir, 'difference', { input: NC, overlay: COUNTRIES });
+    assert.match(ogrSo(r.file, r.layer), /Multi Polygon[\s\S]*GEOGCRS\["NAD27"/);
     const names = ogrRows(r.file, 'SELECT NAME FROM difference ORDER BY NAME').map((row) => row.NAME);
     const notWithin = ogrRows(ref, 'SELECT NAME FROM a WHERE NOT EXISTS (SELECT 1 FROM b WHERE ST_Within(a.geom, b.geom)) ORDER BY NAME').map((row) => row.NAME);
     assert.deepEqual(names, notWithin);
@@ -69,6 +70,7 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
     const r = await runAlgorithm(client, tmp.dir, 'intersection', { input: NC, overlay: COUNTRIES });
     const pairs = ogrNumber(ref, 'SELECT COUNT(*) FROM a JOIN b ON ST_Intersects(a.geom, b.geom)');
     assert.equal(r.featureCount, pairs);
+    assert.match(ogrSo(r.file, r.layer), /Multi Polygon[\s\S]*GEOGCRS\["NAD27"/);
     // nc has NAME, countries has name: SQLite names ignore case, so the overlay's becomes name_2.
     assert.ok(r.notes.some((n) => /name → name_2/.test(n)), r.notes.join('; '));
     const row = ogrRows(r.file, "SELECT NAME, name_2, id, FIPS FROM intersection WHERE NAME = 'Orange'")[0]!;
@@ -85,6 +87,7 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
     assert.equal(inputOnly, 5, 'the five coastal counties reach beyond the 1:110m coast');
     assert.equal(overlayOnly, featureCountOf(COUNTRIES, 'countries'), 'every country keeps a part (the USA without North Carolina)');
     assert.equal(r.featureCount, both + inputOnly + overlayOnly);
+    assert.match(ogrSo(r.file, r.layer), /Multi Polygon[\s\S]*GEOGCRS\["NAD27"/);
     assert.ok(relClose(area(r.file, r.layer, 'name_2 IS NULL'), ncArea - ncUsArea, 1e-3));
     const usa = area(ref, 'b', "id = 'USA'");
     assert.ok(relClose(area(r.file, r.layer, "NAME IS NULL AND id = 'USA'"), usa - ncUsArea, 1e-5));
@@ -110,6 +113,9 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
     // The station's own fields survive next to the joined ones (the CSV's `name` and `area` clash with nothing here).
     const station = ogrRows(first.file, "SELECT name, nbikes, continent FROM sj_first WHERE name = 'River Street'")[0]!;
     assert.deepEqual(station, { name: 'River Street', nbikes: '4', continent: 'Europe' });
+    // The CSV has no CRS; its lon/lat columns are taken as WGS 84, and the output says so.
+    assert.match(ogrSo(first.file, 'sj_first'), /Geometry: Point[\s\S]*GEOGCRS\["WGS 84"/);
+    assert.ok(first.notes.some((n) => /cycle_hire_xy\.csv has no CRS.*WGS 84 \(EPSG:4326\) was assumed/.test(n)), first.notes.join('; '));
 
     const summary = await runAlgorithm(
       client,
@@ -127,6 +133,7 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
   test('count points in polygons, plain and weighted', async () => {
     const r = await runAlgorithm(client, tmp.dir, 'count_points_in_polygons', { input: WORLD, points: HIRE, field_name: 'stations' }, 'counted');
     assert.equal(r.featureCount, featureCountOf(WORLD, 'world'));
+    assert.match(ogrSo(r.file, 'counted'), /Multi Polygon[\s\S]*GEOGCRS\["WGS 84"[\s\S]*stations: Integer/);
     assert.equal(ogrNumber(r.file, "SELECT stations FROM counted WHERE iso_a2 = 'GB'"), 742);
     assert.equal(ogrNumber(r.file, 'SELECT SUM(stations) FROM counted'), 742);
     assert.equal(ogrNumber(r.file, "SELECT stations FROM counted WHERE iso_a2 = 'FR'"), 0);

@@ -1,7 +1,11 @@
+import path from 'node:path';
+import type { SpatialReference } from 'gdal-async';
+import { BadInputError, throwIfCancelled } from '../errors.js';
 import type { AlgorithmResult } from '../protocol.js';
 import { outputFeatureCount, type OutputTarget } from './sqlOutput.js';
 import type { AlgorithmContext } from './types.js';
-import { stagePair, type StagedLayer, withVectorInputs, withWorkspace, type Workspace } from './workspace.js';
+import type { VectorInput } from './vectorInput.js';
+import { assumedNote, sourceSrs, type StagedLayer, withVectorInputs, withWorkspace, type Workspace } from './workspace.js';
 
 export interface Pair {
   ws: Workspace;
@@ -40,4 +44,56 @@ export async function runPair(
       return { output: `${target.path}|layername=${target.layerName}`, featureCount, notes: [...notes, ...more], ...(report ? { report } : {}) };
     }),
   );
+}
+
+/**
+ * Stages the inputs of a two-layer algorithm: the second is reprojected into the first's CRS
+ * when they differ. Notes say what was assumed or done.
+ */
+export async function stagePair(
+  ws: Workspace,
+  first: VectorInput,
+  second: VectorInput,
+  ctx: AlgorithmContext,
+  /** makeValid: 'both' for overlays (new geometries); 'second' where the first layer's geometries are output unchanged. */
+  opts: { makeValid?: 'both' | 'second'; secondFields?: string[] } = {},
+): Promise<{ a: StagedLayer; b: StagedLayer; notes: string[] }> {
+  const notes: string[] = [];
+  const reading = (input: VectorInput, from: number, to: number) => (f: number) => ctx.progress(from + (to - from) * f, `Reading ${path.basename(input.path)}`);
+  ctx.progress(0.02, `Reading ${path.basename(first.path)}`);
+  const a = await ws.stage(first, 'a', { makeValid: opts.makeValid === 'both', onProgress: reading(first, 0.02, 0.15) });
+  throwIfCancelled(ctx.signal);
+  let targetSrs: SpatialReference | null = null;
+  const secondSrs = sourceSrs(second).srs;
+  if (a.srs && secondSrs && !a.srs.isSame(secondSrs)) {
+    targetSrs = a.srs;
+    notes.push(`${path.basename(second.path)} was reprojected to the CRS of ${path.basename(first.path)} (${crsLabel(a.srs)}) for this operation`);
+  } else if (!a.srs !== !secondSrs) {
+    notes.push(`Only one of the two layers has a CRS; both were taken to be in ${crsLabel(a.srs ?? secondSrs)}`);
+  }
+  ctx.progress(0.15, `Reading ${path.basename(second.path)}`);
+  const b = await ws.stage(second, 'b', {
+    targetSrs,
+    makeValid: opts.makeValid !== undefined,
+    onProgress: reading(second, 0.15, 0.3),
+    ...(opts.secondFields ? { fields: opts.secondFields } : {}),
+  });
+  throwIfCancelled(ctx.signal);
+  // The output is in the first layer's CRS; when only the second knows one, it is that one.
+  if (!a.srs && b.srs) a.srs = b.srs;
+  notes.unshift(...assumedNote(a), ...assumedNote(b));
+  if (a.dimension === null) throw new BadInputError(`${first.path} has no geometry; this algorithm needs a vector layer`);
+  if (b.dimension === null) throw new BadInputError(`${second.path} has no geometry; this algorithm needs a vector layer`);
+  return { a, b, notes };
+}
+
+export function crsLabel(srs: SpatialReference | null): string {
+  if (!srs) return 'an unknown CRS';
+  try {
+    const code = srs.getAuthorityCode(null);
+    const name = /^\s*[A-Z_]+\s*\[\s*"([^"]*)"/.exec(srs.toWKT())?.[1];
+    return code ? `EPSG:${code}${name ? ` ${name}` : ''}` : (name ?? 'a custom CRS');
+  } catch {
+    return 'a custom CRS';
+  }
 }

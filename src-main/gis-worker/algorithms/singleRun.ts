@@ -3,7 +3,7 @@ import type { AlgorithmResult } from '../protocol.js';
 import { throwIfCancelled } from '../errors.js';
 import { outputFeatureCount, type OutputTarget } from './sqlOutput.js';
 import type { AlgorithmContext } from './types.js';
-import { type StagedLayer, type StageOptions, withVectorInputs, withWorkspace, type Workspace } from './workspace.js';
+import { assumedNote, type StagedLayer, type StageOptions, withVectorInputs, withWorkspace, type Workspace } from './workspace.js';
 
 export interface Single {
   ws: Workspace;
@@ -21,12 +21,12 @@ export async function runSingle(
     withWorkspace(async (ws) => {
       const input = inputs.input!;
       ctx.progress(0.02, `Reading ${path.basename(input.path)}`);
-      const a = await ws.stage(input, 'a', opts);
+      const a = await ws.stage(input, 'a', { ...opts, onProgress: (f) => ctx.progress(0.02 + 0.28 * f, `Reading ${path.basename(input.path)}`) });
       throwIfCancelled(ctx.signal);
       const { target, notes = [] } = await work({ ws, a });
       const featureCount = await outputFeatureCount(target);
       ctx.progress(1, `${featureCount.toLocaleString('en-US')} features written`);
-      return { output: `${target.path}|layername=${target.layerName}`, featureCount, notes };
+      return { output: `${target.path}|layername=${target.layerName}`, featureCount, notes: [...assumedNote(a), ...notes] };
     }),
   );
 }

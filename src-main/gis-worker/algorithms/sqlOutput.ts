@@ -3,7 +3,7 @@ import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
 import { gdal } from '../gdal.js';
 import type { AlgorithmContext } from './types.js';
 import { outputLayerName } from './vectorInput.js';
-import type { Dimension, FieldSpec, Workspace } from './workspace.js';
+import type { FieldSpec, Workspace } from './workspace.js';
 import { fidChunks } from './workspace.js';
 
 /**

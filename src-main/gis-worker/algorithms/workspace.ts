@@ -1,10 +1,10 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Dataset, SpatialReference } from 'gdal-async';
-import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
+import { BadInputError, gdalReason } from '../errors.js';
+import { looksLikeDegrees, wgs84 } from '../crs.js';
 import { gdal } from '../gdal.js';
-import type { AlgorithmContext } from './types.js';
 import { openVectorInput, type VectorInput } from './vectorInput.js';
 
 /**
@@ -40,6 +40,29 @@ export interface StagedLayer {
   maxFid: number;
   /** Name of the R-tree virtual table of `geom`, for bbox pre-filters. */
   rtree: string | null;
+  /** A CSV without CRS whose coordinates look like degrees was taken as WGS 84 (say so). */
+  assumedWgs84: boolean;
+}
+
+const DELIMITED = /\.(csv|tsv)$/i;
+
+/**
+ * A source's CRS, or WGS 84 for delimited text whose coordinates look like degrees — a CSV
+ * cannot say what its CRS is, and lon/lat columns are what people put there (as describe does).
+ */
+export function sourceSrs(input: VectorInput): { srs: SpatialReference | null; assumed: boolean } {
+  if (input.srs || !DELIMITED.test(input.path) || input.layer.geomType === gdal.wkbNone) return { srs: input.srs, assumed: false };
+  try {
+    const e = input.layer.getExtent();
+    if (looksLikeDegrees([e.minX, e.minY, e.maxX, e.maxY])) return { srs: wgs84(), assumed: true };
+  } catch {
+    // No extent (no features): nothing to assume.
+  }
+  return { srs: null, assumed: false };
+}
+
+export function assumedNote(layer: StagedLayer): string[] {
+  return layer.assumedWgs84 ? [`${path.basename(layer.source)} has no CRS; its coordinates look like degrees, so WGS 84 (EPSG:4326) was assumed`] : [];
 }
 
 export interface StageOptions {
@@ -49,6 +72,30 @@ export interface StageOptions {
   makeValid?: boolean;
   /** Only these fields (real names); default all. */
   fields?: string[];
+  /** GDAL's own progress of the copy, 0..1. */
+  onProgress?: (fraction: number) => void;
+}
+
+const PREFIX = 'mapwright-work-';
+const STALE_MS = 24 * 3600_000;
+let sweepStale: Promise<void> | null = null;
+
+/**
+ * A worker killed mid-job (Stop on a long GDAL call) cannot remove its workspace; the first
+ * workspace of a later worker removes those left for more than a day. Best effort.
+ */
+async function sweepStaleWorkspaces(): Promise<void> {
+  try {
+    const now = Date.now();
+    for (const name of await readdir(tmpdir())) {
+      if (!name.startsWith(PREFIX)) continue;
+      const dir = path.join(tmpdir(), name);
+      const st = await stat(dir).catch(() => null);
+      if (st && now - st.mtimeMs > STALE_MS) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    }
+  } catch {
+    // Nothing to sweep, or no permission: not our data to worry about.
+  }
 }
 
 export class Workspace {
@@ -61,25 +108,28 @@ export class Workspace {
   ) {}
 
   static async create(): Promise<Workspace> {
-    const dir = await mkdtemp(path.join(tmpdir(), 'mapwright-work-'));
+    sweepStale ??= sweepStaleWorkspaces();
+    const dir = await mkdtemp(path.join(tmpdir(), PREFIX));
     return new Workspace(dir, path.join(dir, 'work.gpkg'));
   }
 
   /** Copies a layer in as `table`; the caller has already checked cancellation. */
   async stage(input: VectorInput, table: string, opts: StageOptions = {}): Promise<StagedLayer> {
     this.closeDataset();
+    const own = sourceSrs(input);
+    const reproject = opts.targetSrs && own.srs && !own.srs.isSame(opts.targetSrs);
     const args = [
       ...(this.created ? ['-update'] : ['-f', 'GPKG']),
       '-nln', table,
       '-lco', 'GEOMETRY_NAME=geom',
       '-lco', 'FID=fid',
-      ...(opts.targetSrs ? ['-t_srs', opts.targetSrs.toWKT()] : []),
+      ...(reproject ? ['-s_srs', own.srs!.toWKT(), '-t_srs', opts.targetSrs!.toWKT()] : own.assumed ? ['-a_srs', 'EPSG:4326'] : []),
       ...(opts.makeValid ? ['-makevalid'] : []),
       ...(opts.fields ? ['-select', opts.fields.join(',')] : []),
       input.layer.name,
     ];
     try {
-      const out = await gdal.vectorTranslateAsync(this.file, input.ds, args);
+      const out = await gdal.vectorTranslateAsync(this.file, input.ds, args, opts.onProgress ? { progress_cb: (f: number) => opts.onProgress!(Math.min(1, Math.max(0, f))) } : {});
       out.close();
     } catch (err) {
       throw new BadInputError(`Cannot read ${input.path}: ${gdalReason(err, input.path)}`);
@@ -96,11 +146,12 @@ export class Workspace {
       fields,
       dimension: hasGeometry ? await this.dimensionOf(table, layer.geomType) : null,
       geometryType: (layer.geomType & 0x7fffffff) % 1000,
-      srs: opts.targetSrs ?? input.srs,
+      srs: reproject ? opts.targetSrs! : own.srs,
       count: Number(stats.n ?? 0),
       minFid: Number(stats.lo ?? 1),
       maxFid: Number(stats.hi ?? 0),
       rtree: hasGeometry ? `rtree_${table}_geom` : null,
+      assumedWgs84: own.assumed,
     };
   }
 
@@ -180,8 +231,9 @@ export class Workspace {
     if (flat === 2 || flat === 5 || flat === 8 || flat === 9 || flat === 11) return 1;
     if (flat === 3 || flat === 6 || flat === 10 || flat === 12) return 2;
     const r = await this.row(`SELECT MAX(ST_Dimension(geom)) AS d FROM ${table} WHERE geom IS NOT NULL`);
-    const d = Number(r.d);
-    return d === 0 || d === 1 || d === 2 ? d : 2;
+    // An empty layer of unknown type says nothing: it is taken as polygons (the output stays empty).
+    const d = r.d === null || r.d === undefined ? 2 : Number(r.d);
+    return d === 0 || d === 1 ? d : 2;
   }
 }
 
@@ -211,48 +263,6 @@ export function fidChunks(layer: Pick<StagedLayer, 'minFid' | 'maxFid'>, target 
   const chunks: [number, number][] = [];
   for (let lo = layer.minFid; lo <= layer.maxFid; lo += size) chunks.push([lo, Math.min(layer.maxFid, lo + size - 1)]);
   return chunks;
-}
-
-/**
- * Stages the inputs of a two-layer algorithm: the second is reprojected into the first's CRS
- * when they differ. Notes say what was assumed or done.
- */
-export async function stagePair(
-  ws: Workspace,
-  first: VectorInput,
-  second: VectorInput,
-  ctx: AlgorithmContext,
-  /** makeValid: 'both' for overlays (new geometries); 'second' where the first layer's geometries are output unchanged. */
-  opts: { makeValid?: 'both' | 'second'; secondFields?: string[] } = {},
-): Promise<{ a: StagedLayer; b: StagedLayer; notes: string[] }> {
-  const notes: string[] = [];
-  ctx.progress(0.02, `Reading ${path.basename(first.path)}`);
-  const a = await ws.stage(first, 'a', { makeValid: opts.makeValid === 'both' });
-  throwIfCancelled(ctx.signal);
-  let targetSrs: SpatialReference | null = null;
-  if (first.srs && second.srs && !first.srs.isSame(second.srs)) {
-    targetSrs = first.srs;
-    notes.push(`${path.basename(second.path)} was reprojected to the CRS of ${path.basename(first.path)} (${crsLabel(first.srs)}) for this operation`);
-  } else if (!first.srs !== !second.srs) {
-    notes.push(`Only one of the two layers has a CRS; both were taken to be in ${crsLabel(first.srs ?? second.srs)}`);
-  }
-  ctx.progress(0.15, `Reading ${path.basename(second.path)}`);
-  const b = await ws.stage(second, 'b', { targetSrs, makeValid: opts.makeValid !== undefined, ...(opts.secondFields ? { fields: opts.secondFields } : {}) });
-  throwIfCancelled(ctx.signal);
-  if (a.dimension === null) throw new BadInputError(`${first.path} has no geometry; this algorithm needs a vector layer`);
-  if (b.dimension === null) throw new BadInputError(`${second.path} has no geometry; this algorithm needs a vector layer`);
-  return { a, b, notes };
-}
-
-export function crsLabel(srs: SpatialReference | null): string {
-  if (!srs) return 'an unknown CRS';
-  try {
-    const code = srs.getAuthorityCode(null);
-    const name = /^\s*[A-Z_]+\s*\[\s*"([^"]*)"/.exec(srs.toWKT())?.[1];
-    return code ? `EPSG:${code}${name ? ` ${name}` : ''}` : (name ?? 'a custom CRS');
-  } catch {
-    return 'a custom CRS';
-  }
 }
 
 /** Opens the named sources, runs `work` and closes them all, whatever happens. */

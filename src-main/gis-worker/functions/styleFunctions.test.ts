@@ -15,8 +15,8 @@ const NC = fixture('nc.gpkg');
 const COUNTRIES = fixture('ne_110m_admin_0_countries.json');
 
 /** A field's values as ogrinfo prints them (`  BIR74 (Real) = 1091`). */
-function ogrValues(file: string, sql: string, field: string): number[] {
-  const out = gdalCli('ogrinfo', ['-q', '-ro', '-sql', sql, file]);
+function ogrValues(file: string, sql: string, field: string, dialect: string[] = []): number[] {
+  const out = gdalCli('ogrinfo', ['-q', '-ro', ...dialect, '-sql', sql, file]);
   const re = new RegExp(`^\\s+${field} \\(\\w+\\) = (.+)$`, 'gm');
   return [...out.matchAll(re)].map((m) => Number(m[1]));
 }
@@ -141,6 +141,29 @@ describe('style worker functions', { skip: skipReason }, () => {
     }
   });
 
+  test('label points: one per feature, inside it, in its widest part (Canada on the mainland), with only the asked fields', async () => {
+    const text = (await call('style.label_points', { source: COUNTRIES, fields: ['NAME', 'POP_EST'] })) as string;
+    const fc = JSON.parse(text) as { features: { properties: Record<string, unknown>; geometry: { type: string; coordinates: [number, number] } }[] };
+    assert.equal(fc.features.length, 177);
+    assert.deepEqual(Object.keys(fc.features[0]!.properties).sort(), ['NAME', 'POP_EST']);
+    for (const name of ['Canada', 'France', 'Indonesia', 'United States of America', 'Chile']) {
+      const f = fc.features.find((x) => x.properties.NAME === name)!;
+      assert.equal(f.geometry.type, 'Point');
+      const [x, y] = f.geometry.coordinates;
+      // GDAL's SQL as referee: the point lies within the country polygon.
+      const inside = ogrValues(COUNTRIES, `SELECT ST_Within(MakePoint(${x}, ${y}, 4326), GEOMETRY) AS w FROM ne_110m_admin_0_countries WHERE NAME = '${name}'`, 'w', ['-dialect', 'SQLite']);
+      assert.deepEqual(inside, [1], `${name} at ${x}, ${y}`);
+    }
+    const canada = fc.features.find((x) => x.properties.NAME === 'Canada')!.geometry.coordinates;
+    assert.ok(canada[1] < 65, `Canada's label is on the mainland, not in the Arctic islands: ${canada}`);
+    const france = fc.features.find((x) => x.properties.NAME === 'France')!.geometry.coordinates;
+    assert.ok(france[0] > -5 && france[0] < 8 && france[1] > 42 && france[1] < 51, `France's label is in Europe, not French Guiana: ${france}`);
+    // NAD27 counties come back in WGS 84 lon/lat.
+    const nc = JSON.parse((await call('style.label_points', { source: NC, fields: ['NAME'] })) as string) as typeof fc;
+    const meck = nc.features.find((f) => f.properties.NAME === 'Mecklenburg')!.geometry.coordinates;
+    assert.ok(Math.abs(meck[0] + 80.83) < 0.2 && Math.abs(meck[1] - 35.25) < 0.2, `Mecklenburg ≈ Charlotte: ${meck}`);
+  });
+
   test("the person's mistakes come back as bad input with what would work", async () => {
     const bad = async (fn: string, args: unknown, message: RegExp) =>
       assert.rejects(call(fn, args), (err: Error) => err instanceof WorkerRequestError && err.code === 'bad_input' && message.test(err.message));
@@ -150,5 +173,6 @@ describe('style worker functions', { skip: skipReason }, () => {
     await bad('style.raster_cut', { source: NC, bands: [1], lower: 2, upper: 98 }, /is a vector layer/);
     await bad('style.count_rules', { source: COUNTRIES, filters: ['POP_EST >'] }, /rule 1: expected a number/);
     await bad('style.classify', { source: NC, field: 'BIR74', method: 'median', classes: 5 }, /invalid arguments/);
+    await bad('style.label_points', { source: NC, fields: ['NAME', 'nope'] }, /no field 'nope'/);
   });
 });

@@ -3,6 +3,7 @@ import { filterSql, parseFilter, FilterSyntaxError, filterFields } from '../../.
 import {
   ClassifyArgs,
   CountRulesArgs,
+  LabelPointsArgs,
   RasterCutArgs,
   STYLE_FUNCTION_NAMES,
   UniqueValuesArgs,
@@ -15,6 +16,7 @@ import { BadInputError, throwIfCancelled } from '../errors.js';
 import { openSource } from '../openSource.js';
 import { cumulativeCut } from '../style/cumulativeCut.js';
 import { categoryValue, eachRow, numericValues, quoteIdent, withVector } from '../style/fieldValues.js';
+import { labelPoints } from '../style/labelPoints.js';
 import type { WorkerFunction } from './types.js';
 
 function parseArgs<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { message: string } } }, args: unknown, fn: string): T {
@@ -134,10 +136,17 @@ const rasterCut: WorkerFunction = async (raw, ctx) => {
   }
 };
 
+/** Label points of polygons (GeoJSON text), for the map's label layer. */
+const labelPointsFn: WorkerFunction = async (raw, ctx) => {
+  const args = parseArgs(LabelPointsArgs, raw, STYLE_FUNCTION_NAMES.labelPoints);
+  return labelPoints(args.source, args.fields, ctx.signal);
+};
+
 /** Worker functions of the style family, by name. */
 export const STYLE_FUNCTIONS: Record<string, WorkerFunction> = {
   [STYLE_FUNCTION_NAMES.classify]: classify,
   [STYLE_FUNCTION_NAMES.uniqueValues]: uniqueValues,
   [STYLE_FUNCTION_NAMES.countRules]: countRules,
   [STYLE_FUNCTION_NAMES.rasterCut]: rasterCut,
+  [STYLE_FUNCTION_NAMES.labelPoints]: labelPointsFn,
 };

@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { startScriptedModelServer, type ReceivedRequest, type ScriptedModelServer } from '../model-server/scriptedModelServer.js';
+import { AppDriver } from '../support/appDriver.js';
+import { launchBrowser } from '../support/browser.js';
+import { ConversationDriver } from '../support/conversationDriver.js';
+import { gisFixtures, startWebHost, type RunningHost } from '../support/webHost.js';
+
+const NC = join(gisFixtures, 'nc.gpkg');
+const haveFixtures = existsSync(NC);
+if (!haveFixtures) console.log(`# skipping conversations e2e: ${gisFixtures} is absent`);
+
+const toolNames = (r: ReceivedRequest | undefined) => (r?.tools ?? []).map((t) => t.function.name);
+
+describe('conversations and skills in Chromium against the web host', { skip: !haveFixtures }, () => {
+  let browser: Browser;
+  let model: ScriptedModelServer;
+  let home: string;
+  let host: RunningHost | null = null;
+  let page: Page;
+  let app: AppDriver;
+  let conversations: ConversationDriver;
+
+  before(async () => {
+    browser = await launchBrowser();
+    model = await startScriptedModelServer();
+    home = mkdtempSync(join(tmpdir(), 'mapwright-e2e-conv-'));
+    host = await startWebHost({ MAPWRIGHT_HOME: home, MAPWRIGHT_MODEL_URL: model.url, MAPWRIGHT_MODEL: 'scripted' });
+    page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    app = new AppDriver(page);
+    conversations = new ConversationDriver(page);
+    await app.open(host.url);
+  });
+  after(async () => {
+    await host?.stop();
+    await browser?.close();
+    await model?.close();
+    rmSync(home, { recursive: true, force: true });
+  });
+
+  it('the first conversation: the model loads the layers skill, gets its tools, and loads a layer', async () => {
+    model.reset();
+    model.script([
+      { text: 'Loading the layers skill first.', toolCalls: [{ name: 'skills_load_skill', arguments: { name: 'layers' } }] },
+      (body) =>
+        toolNames(body).includes('layers_load')
+          ? { toolCalls: [{ name: 'layers_load', arguments: { path: NC } }] }
+          : { text: 'layers_load was not offered after loading the skill.' },
+      { text: 'Loaded the 100 North Carolina counties.' },
+    ]);
+    assert.equal(await conversations.currentTitle(), 'New conversation');
+    await app.askAgent(`load the counties from ${NC}`);
+    await app.approvePending();
+    await app.waitForMessage('assistant', /Loaded the 100 North Carolina counties/);
+    await app.waitForLayer('nc');
+
+    const [first, second] = model.requests;
+    // Progressive disclosure, as the model received it.
+    assert.ok(toolNames(first).includes('skills_load_skill'));
+    assert.ok(!toolNames(first).includes('layers_load'), 'layers tools are not offered before the skill is loaded');
+    const loadSkill = first!.tools!.find((t) => t.function.name === 'skills_load_skill')!;
+    assert.deepEqual((loadSkill.function.parameters as { properties: { name: { enum: string[] } } }).properties.name.enum, ['inspect', 'layers', 'processing', 'style']);
+    const system = String(first!.messages[0]!.content);
+    assert.match(system, /Skills \(load with skills_load_skill\):\n- inspect \(loaded\): /);
+    assert.match(system, /Skill inspect \(loaded\):\n# Inspect/);
+    assert.ok(!system.includes('# Layers'), 'the layers body is not in the system prompt');
+    const skillResult = second!.messages.find((m) => m.role === 'tool')!;
+    assert.match(String(skillResult.content), /"skill":"layers","instructions":"# Layers/);
+    assert.ok(toolNames(second).includes('layers_load'), 'the second request offers the layers tools');
+    await conversations.waitForCurrentTitle(`load the counties from ${NC}`);
+    await app.screenshot('conv-1-first-conversation');
+  });
+
+  it('a second conversation in the same project; New is refused while a run is live', async () => {
+    await conversations.startNew();
+    assert.deepEqual(await app.messages(), [], 'a new conversation starts empty');
+    model.reset();
+    model.script([{ text: 'nc is in EPSG:4267 (NAD27). '.repeat(6), delayMs: 120, chunkSize: 6 }]);
+    await app.askAgent('what is the CRS of nc?');
+    await page.getByTestId('stop-run').waitFor({ state: 'visible' });
+    assert.equal(await conversations.isNewEnabled(), false, 'New is disabled while the run is live');
+    assert.equal(await conversations.canOpen(`load the counties from ${NC}`), false, 'opening another conversation is disabled too');
+    await app.screenshot('conv-2-switch-refused-while-running');
+    await conversations.hideList();
+    await app.waitForRunIdle();
+    await app.waitForMessage('assistant', /EPSG:4267/);
+    const list = await conversations.list();
+    assert.deepEqual(list.map((c) => c.title), ['what is the CRS of nc?', `load the counties from ${NC}`]);
+    assert.deepEqual(list.map((c) => c.current), [true, false]);
+    await app.screenshot('conv-3-list-two-conversations');
+    await conversations.hideList();
+  });
+
+  it('after a reload and a host restart both are listed and restored, tool cards included', async () => {
+    const secondMessages = await app.messages();
+    await page.reload();
+    await app.waitForMapIdle();
+    await conversations.waitForCurrentTitle('what is the CRS of nc?');
+    assert.deepEqual(await app.messages(), secondMessages, 'the current conversation is restored');
+
+    await host!.stop();
+    host = await startWebHost({ MAPWRIGHT_HOME: home, MAPWRIGHT_MODEL_URL: model.url, MAPWRIGHT_MODEL: 'scripted' });
+    await app.open(host.url);
+    assert.deepEqual((await conversations.list()).map((c) => c.title), ['what is the CRS of nc?', `load the counties from ${NC}`]);
+
+    await conversations.open(`load the counties from ${NC}`);
+    const restored = await app.messages();
+    assert.deepEqual(
+      restored.map((m) => m.role),
+      // The second assistant turn only called a tool: its (empty, hidden) message is still there.
+      ['user', 'assistant', 'tool', 'assistant', 'tool', 'notice', 'assistant'],
+      JSON.stringify(restored),
+    );
+    assert.match(restored[2]!.text, /Load skill/);
+    assert.match(restored[4]!.text, /Load layer/);
+    assert.match(restored.at(-1)!.text, /Loaded the 100 North Carolina counties/);
+    await app.screenshot('conv-4-restored-after-restart');
+  });
+
+  it('rename and delete from the list', async () => {
+    await conversations.rename(`load the counties from ${NC}`, 'NC counties');
+    await conversations.hideList();
+    await conversations.waitForCurrentTitle('NC counties');
+    await conversations.remove('what is the CRS of nc?');
+    assert.deepEqual(await conversations.list(), [{ title: 'NC counties', current: true }]);
+    await app.screenshot('conv-5-renamed-and-deleted');
+    await page.reload();
+    await app.waitForMapIdle();
+    assert.deepEqual(await conversations.list(), [{ title: 'NC counties', current: true }]);
+  });
+});

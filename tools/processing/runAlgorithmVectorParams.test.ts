@@ -1,0 +1,112 @@
+/**
+ * processing_run with the vector catalogue's layer params: a plain table is welcome on the
+ * table side of join_by_field (and as the input of attribute algorithms) but not as an overlay;
+ * expressions are refused before the approval dialog; a simplify tolerance in degrees gets the
+ * reprojection fix; the join's report reaches the model. Fake handles: what is checked is what
+ * reaches the worker and what is refused before it.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Layer, LayerKind } from '../../src-shared/domain/layer.js';
+import type { AlgorithmRequest, GdalHandle, ProjectHandle } from '../../src-shared/tools/handles.js';
+import { ToolFailure } from '../../src-shared/tools/toolResult.js';
+import { runAlgorithm } from './runAlgorithm.js';
+
+function layer(id: string, kind: LayerKind, source: string, sublayer: string | null = null): Layer {
+  return {
+    id,
+    name: id,
+    source,
+    sublayer,
+    kind,
+    order: 0,
+    visible: true,
+    opacity: 1,
+    style: { type: 'simple' } as Layer['style'],
+    info: {
+      kind,
+      driver: kind === 'table' ? 'CSV' : 'GPKG',
+      crs: kind === 'table' ? null : { epsg: 4326, name: 'WGS 84', geographic: true },
+      extent: kind === 'table' ? null : [-180, -90, 180, 83.6],
+      extent4326: kind === 'table' ? null : [-180, -90, 180, 83.6],
+      geometryType: kind === 'table' ? null : 'MultiPolygon',
+      featureCount: 177,
+      fields: [],
+      width: null,
+      height: null,
+      bands: [],
+      sublayers: [],
+    },
+  };
+}
+
+const LAYERS = [layer('world', 'vector', '/data/world.gpkg', 'world'), layer('wb', 'table', '/data/worldbank_df.csv')];
+const REPORT = { matched_features: 174, input_keys_without_match: ['XK'] };
+
+function harness() {
+  const requests: AlgorithmRequest[] = [];
+  const project = {
+    listLayers: () => LAYERS,
+    getLayer: (ref: string) => LAYERS.find((l) => l.id === ref || l.name === ref),
+    outputPath: (name: string, ext: string) => `/outputs/${name}.${ext}`,
+  } as unknown as ProjectHandle;
+  const gdal = {
+    async runAlgorithm(req: AlgorithmRequest) {
+      requests.push(req);
+      return { output: req.output, featureCount: 177, notes: ['Joined 174 of 177 features'], report: REPORT };
+    },
+  } as unknown as GdalHandle;
+  const ctx = { handles: { project, gdal }, caller: 'model' as const, signal: new AbortController().signal, progress: () => {} };
+  async function run(args: { algorithm: string; params: Record<string, unknown>; output_name?: string }) {
+    const parsed = runAlgorithm.input.parse(args);
+    const prepared = await runAlgorithm.prepare!(parsed, ctx);
+    const result = (await runAlgorithm.execute(prepared.args, ctx)) as Record<string, unknown>;
+    return { prepared, request: requests.at(-1)!, result };
+  }
+  return { run };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<ToolFailure> {
+  try {
+    await promise;
+  } catch (err) {
+    assert.ok(err instanceof ToolFailure, String(err));
+    return err;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('processing_run with vector algorithms', () => {
+  test('join_by_field takes a table layer, resolves both sources and hands the report to the model', async () => {
+    const { request, result } = await harness().run({
+      algorithm: 'join_by_field',
+      params: { input: 'world', table: 'wb', input_keys: 'iso_a2', table_keys: 'iso_a2' },
+    });
+    assert.equal(request.params.input, '/data/world.gpkg|layername=world');
+    assert.equal(request.params.table, '/data/worldbank_df.csv');
+    assert.equal(request.output, '/outputs/world_join_by_field.gpkg|layername=world_join_by_field');
+    assert.deepEqual(result.report, REPORT);
+    assert.deepEqual(result.notes, ['Joined 174 of 177 features']);
+  });
+
+  test('attribute algorithms run on a table; overlays refuse one', async () => {
+    const { request } = await harness().run({ algorithm: 'select_by_attribute', params: { input: 'wb', where: 'HDI > 0.9' } });
+    assert.equal(request.params.input, '/data/worldbank_df.csv');
+    const err = await refusal(harness().run({ algorithm: 'clip', params: { input: 'world', overlay: 'wb' } }));
+    assert.equal(err.code, 'invalid_params');
+    assert.match(err.message, /params\.overlay: clip needs a vector layer; 'wb' is a table/);
+  });
+
+  test('an expression with a statement in it is refused before the dialog', async () => {
+    const err = await refusal(harness().run({ algorithm: 'field_calculator', params: { input: 'world', field_name: 'x', expression: "1; ATTACH 'evil.db' AS e" } }));
+    assert.equal(err.code, 'invalid_params');
+    assert.match(err.message, /params\.expression: ';' is not allowed/);
+  });
+
+  test('a simplify tolerance on a degree layer comes back with the reprojection to run first', async () => {
+    const err = await refusal(harness().run({ algorithm: 'simplify', params: { input: 'world', tolerance: 500 } }));
+    assert.equal(err.code, 'invalid_params');
+    assert.match(err.message, /params\.tolerance is a distance/);
+    assert.match(err.hint ?? '', /"algorithm":"reproject"/);
+  });
+});
