@@ -164,7 +164,7 @@ describe('main services with the scripted model and the real GIS worker', { skip
       assert.equal(typeof r.error.retryable, 'boolean');
       assert.ok(r.error.message.length > 10, `a readable message: ${r.error.message}`);
     }
-    assert.match(results[0].error.message, /missing\.gpkg/);
+    assert.match(results[0]!.error.message, /missing\.gpkg/);
     // Still alive: a good file loads after the bad ones.
     const ok = await app.services.invoke('entries/trigger', { entry: 'layers.load', params: { path: join(fixtures, 'countries.fgb') } });
     assert.equal((ok as { ok: boolean }).ok, true);
