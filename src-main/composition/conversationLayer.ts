@@ -16,18 +16,29 @@ import type { ToolRegistry } from '../tool-host/toolRegistry.js';
  * there is a place to drop them), the project's from `skills/` beside the project file.
  * Built before the tool host, which registers `skills_load_skill` over it.
  */
-export function createSkillCatalogue(o: { home: string; projectPath: string; builtInDir: string }): SkillCatalogue {
+export function createSkillCatalogue(o: { home: string; projectPath: string; builtInDir: string; report?: (line: string) => void }): SkillCatalogue {
   const userDir = join(o.home, 'skills');
   try {
     mkdirSync(userDir, { recursive: true });
   } catch {
     // A read-only data folder only means no user skills.
   }
-  return new SkillCatalogue([
+  const catalogue = new SkillCatalogue([
     { dir: o.builtInDir, origin: 'built-in' },
     { dir: userDir, origin: 'user' },
     { dir: join(dirname(o.projectPath), 'skills'), origin: 'project' },
   ]);
+  // Someone editing a skill needs to hear what is wrong with it; each problem is said once.
+  const said = new Set<string>();
+  const report = o.report ?? ((line: string) => process.stderr.write(`${line}\n`));
+  catalogue.onChange(() => {
+    for (const p of catalogue.problems()) {
+      const line = `Skill ${p.skill} (${p.origin}, ${p.file}) ${p.severity === 'error' ? 'not loaded' : 'warning'}: ${p.message}`;
+      if (!said.has(line)) report(line);
+      said.add(line);
+    }
+  });
+  return catalogue;
 }
 
 export interface ConversationLayerDeps {
