@@ -132,4 +132,33 @@ describe('conversations and skills in Chromium against the web host', { skip: !h
     await app.waitForMapIdle();
     assert.deepEqual(await conversations.list(), [{ title: 'NC counties', current: true }]);
   });
+
+  it('a long conversation on a small context: older turns are summarised for the model, and stay in the chat', async () => {
+    const smallHome = mkdtempSync(join(tmpdir(), 'mapwright-e2e-compact-'));
+    const small = await startWebHost({ MAPWRIGHT_HOME: smallHome, MAPWRIGHT_MODEL_URL: model.url, MAPWRIGHT_MODEL: 'scripted', MAPWRIGHT_CONTEXT_CHARS: '20000' });
+    try {
+      await app.open(small.url);
+      const long = (i: number) => `Answer ${i}: ${'the counties are in NAD27, EPSG:4267. '.repeat(40)}`;
+      for (let i = 1; i <= 4; i++) {
+        model.reset();
+        model.script([{ text: long(i), chunkSize: 400 }]);
+        await app.askAgent(`question ${i}`);
+        await app.waitForMessage('assistant', new RegExp(`^Answer ${i}:`));
+        await app.waitForRunIdle();
+      }
+      const system = String(model.requests.at(-1)!.messages[0]!.content);
+      assert.match(system, /Earlier in this conversation \(summarised\):\nSummary of earlier turns, built by Mapwright/);
+      assert.ok(!model.requests.at(-1)!.messages.some((m) => m.content === 'question 1'), 'the folded turn is not sent in full');
+      const shown = await app.messages();
+      assert.ok(shown.some((m) => m.role === 'user' && m.text === 'question 1'), 'the folded turn is still in the chat');
+      const marker = page.locator('[data-compaction="true"]');
+      assert.ok((await marker.count()) >= 1);
+      await marker.first().locator('summary').click();
+      await app.screenshot('conv-6-compaction-summary');
+      assert.match(await marker.first().innerText(), /• Person: "question 1"/);
+    } finally {
+      await small.stop();
+      rmSync(smallHome, { recursive: true, force: true });
+    }
+  });
 });

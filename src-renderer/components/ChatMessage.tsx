@@ -4,6 +4,7 @@ import { selectRunLive } from '../store/slices/runSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import { ReasoningBlock } from './ReasoningBlock.js';
 import { RunPlanButton } from './RunPlanButton.js';
+import { ChatCompactionNotice } from './ChatCompactionNotice.js';
 import { ToolCallCard } from './ToolCallCard.js';
 
 /** One entry of the conversation, subscribed by id so streaming re-renders only this one. */
@@ -21,6 +22,7 @@ export function ChatMessage({ id }: { id: string }) {
       </div>
     );
   }
+  if (message.compaction) return <ChatCompactionNotice message={message} />;
   if (role === 'notice') {
     const level = message.level ?? 'info';
     return (

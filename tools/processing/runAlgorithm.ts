@@ -114,12 +114,27 @@ function checkDistanceUnits(spec: AlgorithmSpec, params: Record<string, unknown>
   const epsg = layer.info.extent4326 ? utmEpsgFor(layer.info.extent4326) : 3857;
   const fix = { algorithm: 'reproject', params: { input: layer.name, target_crs: `EPSG:${epsg}` } };
   const field = spec.distanceParams[0]!;
+  const bbox = layer.info.extent4326;
+  const width = bbox ? bbox[2] - bbox[0] : 0;
+  const what = `params.${field} is a distance in the layer's CRS units, but '${layer.name}' is in degrees (${crs.epsg ? `EPSG:${crs.epsg}` : crs.name}). A ${spec.id} of ${String(params[field])} would mean ${String(params[field])} degrees.`;
+  if (width > 60) {
+    // No single projected CRS keeps distances right across a continent or the world, and a
+    // UTM zone cannot even hold points on the far side of the globe.
+    throw new ToolFailure(
+      'invalid_params',
+      what,
+      false,
+      `'${layer.name}' spans ${Math.round(width)}° of longitude, too wide for one projected CRS. Select one region first ` +
+        `(processing_run select_by_location with a polygon layer, or select_by_attribute), then reproject that selection to its UTM zone and run ${spec.id} on it.`,
+    );
+  }
+  // One UTM zone is accurate within a few degrees of its central meridian; say so for wide layers.
+  const wide = width > 12 ? ` Note: '${layer.name}' spans ${Math.round(width)}° of longitude; distances far from the zone's central meridian will be less accurate.` : '';
   throw new ToolFailure(
     'invalid_params',
-    `params.${field} is a distance in the layer's CRS units, but '${layer.name}' is in degrees (${crs.epsg ? `EPSG:${crs.epsg}` : crs.name}). ` +
-      `A ${spec.id} of ${String(params[field])} would mean ${String(params[field])} degrees.`,
+    what,
     false,
     `Reproject first: processing_run ${JSON.stringify(fix)} — then run ${spec.id} on the reprojected layer ` +
-      `('${layer.name}_reproject') with the distance in metres.`,
+      `('${layer.name}_reproject') with the distance in metres.${wide}`,
   );
 }
