@@ -103,10 +103,11 @@ describe('processing_run with vector algorithms', () => {
     assert.match(err.message, /params\.expression: ';' is not allowed/);
   });
 
-  test('a simplify tolerance on a degree layer comes back with the reprojection to run first', async () => {
+  test('a simplify tolerance on a worldwide degree layer comes back with the region-first fix', async () => {
     const err = await refusal(harness().run({ algorithm: 'simplify', params: { input: 'world', tolerance: 500 } }));
     assert.equal(err.code, 'invalid_params');
     assert.match(err.message, /params\.tolerance is a distance/);
-    assert.match(err.hint ?? '', /"algorithm":"reproject"/);
+    // The world spans 360°: no single UTM zone holds it, so the fix is to select a region first.
+    assert.match(err.hint ?? '', /too wide for one projected CRS\. Select one region first/);
   });
 });
