@@ -87,6 +87,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     ...models.handlers,
   };
 
+  let closed = false;
   return {
     handlers,
     async invoke(method, params) {
@@ -107,6 +108,9 @@ export async function createServices(options: ServicesOptions): Promise<Services
       };
     },
     async close() {
+      // Idempotent: hosts and tests may both close on the way out.
+      if (closed) return;
+      closed = true;
       runner.stop();
       tools.approvals.rejectAll('the app is closing');
       await conversations.close();

@@ -5,12 +5,23 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
 import type { EventName } from '../../src-shared/bridge/names.js';
 import type { ApprovalRequest } from '../../src-shared/domain/chat.js';
 import { forkLauncher } from '../worker-host/forkLauncher.js';
 import { createServices } from './createServices.js';
+import type { Services } from './services.js';
+
+/**
+ * Every app a test file starts is closed when the file ends, even after a failed assertion:
+ * a GIS worker left running would keep the test process alive until the suite's time-out.
+ */
+const started = new Set<Services>();
+after(async () => {
+  for (const s of started) await s.close().catch(() => undefined);
+});
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const fixtures = resolve(root, '..', 'shared', 'fixtures', 'gis');
@@ -38,6 +49,7 @@ export async function startApp(model: ScriptedModelServer | null, home = mkdtemp
     dataQuery: '',
     assetsDir: join(root, 'assets'),
   });
+  started.add(services);
   const events: Seen[] = [];
   const waiters: (() => void)[] = [];
   const disconnect = services.connect((name, payload) => {
