@@ -39,16 +39,30 @@ export class AppDriver {
   }
 
   async approvePending(options: { remember?: boolean } = {}): Promise<void> {
-    await this.waitForApproval();
+    const id = await this.currentApprovalId();
     if (options.remember) await this.page.getByTestId('approval-remember').check();
     await this.page.getByTestId('approval-approve').click();
-    await this.page.getByTestId('approval-dialog').waitFor({ state: 'hidden' });
+    await this.waitForApprovalGone(id);
   }
 
   async rejectPending(): Promise<void> {
-    await this.waitForApproval();
+    const id = await this.currentApprovalId();
     await this.page.getByTestId('approval-reject').click();
-    await this.page.getByTestId('approval-dialog').waitFor({ state: 'hidden' });
+    await this.waitForApprovalGone(id);
+  }
+
+  private async currentApprovalId(): Promise<string> {
+    await this.waitForApproval();
+    return (await this.page.getByTestId('approval-dialog').getAttribute('data-approval-id')) ?? '';
+  }
+
+  /** The decided request's dialog is gone — hidden, or replaced at once by the next request's. */
+  private async waitForApprovalGone(id: string): Promise<void> {
+    await this.page.waitForFunction(
+      (decided) => (document.querySelector('[data-testid="approval-dialog"]') as HTMLElement | null)?.getAttribute('data-approval-id') !== decided,
+      id,
+      { timeout: 30_000 },
+    );
   }
 
   async layerNames(): Promise<string[]> {

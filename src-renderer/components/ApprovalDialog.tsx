@@ -60,6 +60,7 @@ function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: n
       aria-modal="true"
       aria-labelledby="approval-title"
       data-testid="approval-dialog"
+      data-approval-id={request.id}
       tabIndex={-1}
       ref={dialogRef}
     >
