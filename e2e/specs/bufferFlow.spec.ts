@@ -2,13 +2,10 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { startScriptedModelServer, type ScriptedModelServer } from '../model-server/scriptedModelServer.js';
-import { AppDriver } from '../support/appDriver.js';
-import { launchBrowser } from '../support/browser.js';
-import { repoRoot, startWebHost, type RunningHost } from '../support/webHost.js';
+import { useAppSession } from '../support/appSession.js';
+import { repoRoot } from '../support/webHost.js';
 
 const CITIES = join(repoRoot, 'e2e', 'fixtures', 'gis', 'naturalearth_cities.shp');
 
@@ -17,10 +14,7 @@ const CITIES = join(repoRoot, 'e2e', 'fixtures', 'gis', 'naturalearth_cities.shp
  * with the reprojection to make; the agent makes it, then buffers the reprojected towns.
  */
 describe('buffer in metres on a degree layer, in Chromium', { skip: !existsSync(CITIES) }, () => {
-  let browser: Browser;
-  let model: ScriptedModelServer;
-  let home: string;
-  let host: RunningHost;
+  const session = useAppSession();
   let TOWNS: string;
   let count: number;
 
@@ -30,22 +24,12 @@ describe('buffer in metres on a degree layer, in Chromium', { skip: !existsSync(
     TOWNS = join(dir, 'towns.shp');
     execFileSync('ogr2ogr', ['-spat', '-5', '42', '10', '51.5', TOWNS, CITIES], { env: { ...process.env, GDAL_PAM_ENABLED: 'NO' } });
     count = Number(/Feature Count: (\d+)/.exec(execFileSync('ogrinfo', ['-so', TOWNS, 'towns'], { encoding: 'utf8' }))![1]);
-    browser = await launchBrowser();
-    model = await startScriptedModelServer();
-    home = mkdtempSync(join(tmpdir(), 'mapwright-e2e-'));
-    host = await startWebHost({ MAPWRIGHT_HOME: home, MAPWRIGHT_MODEL_URL: model.url, MAPWRIGHT_MODEL: 'scripted' });
   });
-  after(async () => {
-    await host?.stop();
-    await browser?.close();
-    await model?.close();
-    rmSync(home, { recursive: true, force: true });
-  });
+  after(() => rmSync(dirname(TOWNS), { recursive: true, force: true }));
 
   it('the prepare error, then the reprojection, then the buffer', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    const app = new AppDriver(page);
-    await app.open(host.url);
+    const { app } = await session.openApp();
+    const model = session.model;
     model.script([
       { toolCalls: [{ name: 'layers_load', arguments: { path: TOWNS, name: 'towns' } }] },
       { toolCalls: [{ name: 'processing_run', arguments: { algorithm: 'buffer', params: { input: 'towns', distance: 5000 } } }] },

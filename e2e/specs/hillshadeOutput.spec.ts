@@ -1,41 +1,19 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { startScriptedModelServer, type ScriptedModelServer } from '../model-server/scriptedModelServer.js';
-import { AppDriver } from '../support/appDriver.js';
-import { launchBrowser } from '../support/browser.js';
-import { gisFixtures, startWebHost, type RunningHost } from '../support/webHost.js';
+import { describe, it } from 'node:test';
+import { useAppSession } from '../support/appSession.js';
+import { gisFixtures } from '../support/webHost.js';
 
 const ELEV = join(gisFixtures, 'elev.tif');
 
 /** "Hillshade the DEM" as processing: a new GeoTIFF in the outputs folder, loaded, its tiles shaded grey. */
 describe('hillshade as a processing output, in Chromium', { skip: !existsSync(ELEV) }, () => {
-  let browser: Browser;
-  let model: ScriptedModelServer;
-  let home: string;
-  let host: RunningHost;
-
-  before(async () => {
-    browser = await launchBrowser();
-    model = await startScriptedModelServer();
-    home = mkdtempSync(join(tmpdir(), 'mapwright-e2e-'));
-    host = await startWebHost({ MAPWRIGHT_HOME: home, MAPWRIGHT_MODEL_URL: model.url, MAPWRIGHT_MODEL: 'scripted' });
-  });
-  after(async () => {
-    await host?.stop();
-    await browser?.close();
-    await model?.close();
-    rmSync(home, { recursive: true, force: true });
-  });
+  const session = useAppSession();
 
   it('the output is loaded and its tile pixels are shaded', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    const app = new AppDriver(page);
-    await app.open(host.url);
-    model.script([
+    const { page, app } = await session.openApp();
+    session.model.script([
       { toolCalls: [{ name: 'layers_load', arguments: { path: ELEV } }] },
       { toolCalls: [{ name: 'processing_run', arguments: { algorithm: 'hillshade', params: { input: 'elev' }, output_name: 'elev_hillshade' } }] },
       { text: 'Hillshade written and loaded.' },

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { startScriptedModelServer, type ScriptedModelServer } from '../model-server/scriptedModelServer.js';
-import { AppDriver, colourDistance } from '../support/appDriver.js';
-import { launchBrowser } from '../support/browser.js';
-import { gisFixtures, startWebHost, type RunningHost } from '../support/webHost.js';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import type { ScriptedModelServer } from '../model-server/scriptedModelServer.js';
+import { type AppDriver, colourDistance } from '../support/appDriver.js';
+import { useAppSession } from '../support/appSession.js';
+import { gisFixtures } from '../support/webHost.js';
 
 const ELEV = join(gisFixtures, 'elev.tif');
 const haveFixtures = existsSync(ELEV);
@@ -27,27 +26,14 @@ async function centreOn(page: Page, lon: number, lat: number, zoom: number): Pro
 }
 
 describe('raster tiles, the layer panel, streaming and Stop', { skip: !haveFixtures }, () => {
-  let browser: Browser;
+  const session = useAppSession();
   let model: ScriptedModelServer;
-  let home: string;
-  let host: RunningHost;
   let page: Page;
   let app: AppDriver;
 
   before(async () => {
-    browser = await launchBrowser();
-    model = await startScriptedModelServer();
-    home = mkdtempSync(join(tmpdir(), 'mapwright-e2e-'));
-    host = await startWebHost({ MAPWRIGHT_HOME: home, MAPWRIGHT_MODEL_URL: model.url, MAPWRIGHT_MODEL: 'scripted' });
-    page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    app = new AppDriver(page);
-    await app.open(host.url);
-  });
-  after(async () => {
-    await host?.stop();
-    await browser?.close();
-    await model?.close();
-    rmSync(home, { recursive: true, force: true });
+    ({ page, app } = await session.openApp());
+    model = session.model;
   });
 
   it('a GeoTIFF arrives as worker-rendered tiles over the basemap', async () => {

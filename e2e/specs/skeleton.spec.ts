@@ -1,13 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { startScriptedModelServer, type ScriptedModelServer } from '../model-server/scriptedModelServer.js';
-import { AppDriver, colourDistance } from '../support/appDriver.js';
-import { launchBrowser } from '../support/browser.js';
-import { gisFixtures, startWebHost, type RunningHost } from '../support/webHost.js';
+import { before, describe, it } from 'node:test';
+import type { ScriptedModelServer } from '../model-server/scriptedModelServer.js';
+import { colourDistance } from '../support/appDriver.js';
+import { useAppSession } from '../support/appSession.js';
+import { gisFixtures } from '../support/webHost.js';
 
 const NC = join(gisFixtures, 'nc.gpkg');
 const haveFixtures = existsSync(NC);
@@ -17,30 +15,14 @@ if (!haveFixtures) console.log(`# skipping browser e2e: ${gisFixtures} is absent
 const INSIDE_NC: [number, number] = [-78.64, 35.78];
 
 describe('walking skeleton in Chromium against the web host', { skip: !haveFixtures }, () => {
-  let browser: Browser;
+  const session = useAppSession();
   let model: ScriptedModelServer;
-  let home: string;
-  let host: RunningHost | null = null;
-
-  before(async () => {
-    browser = await launchBrowser();
-    model = await startScriptedModelServer();
-    home = mkdtempSync(join(tmpdir(), 'mapwright-e2e-'));
+  before(() => {
+    model = session.model;
   });
-  after(async () => {
-    await host?.stop();
-    await browser?.close();
-    await model?.close();
-    rmSync(home, { recursive: true, force: true });
-  });
-
-  const env = () => ({ MAPWRIGHT_HOME: home, MAPWRIGHT_MODEL_URL: model.url, MAPWRIGHT_MODEL: 'scripted' });
 
   it('(a) load → approval dialog → approve → layer listed and drawn on the map', async () => {
-    host = await startWebHost(env());
-    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    const app = new AppDriver(page);
-    await app.open(host.url);
+    const { page, app } = await session.openApp();
     await app.screenshot('a0-empty-basemap');
     // Centre the map on North Carolina so the pixel check reads the layer, not the edge.
     await page.evaluate(() => {
@@ -74,9 +56,7 @@ describe('walking skeleton in Chromium against the web host', { skip: !haveFixtu
   });
 
   it('(b) reject → the model receives rejected_by_user and its reply is shown', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    const app = new AppDriver(page);
-    await app.open(host!.url);
+    const { page, app } = await session.openApp();
     model.reset();
     model.script([
       { toolCalls: [{ name: 'layers_remove', arguments: { layer: 'nc' } }] },
@@ -98,18 +78,14 @@ describe('walking skeleton in Chromium against the web host', { skip: !haveFixtu
   });
 
   it('(c) reload the page and restart the host → layers and conversation are back', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    const app = new AppDriver(page);
-    await app.open(host!.url);
+    const { page, app } = await session.openApp();
     const beforeMessages = await app.messages();
     await page.reload();
     await app.waitForMapIdle();
     await app.waitForLayer('nc');
     assert.deepEqual(await app.messages(), beforeMessages, 'reload shows the same conversation');
 
-    await host!.stop();
-    host = await startWebHost(env());
-    await app.open(host.url);
+    await app.open((await session.restartHost()).url);
     await app.waitForLayer('nc');
     const restored = await app.messages();
     assert.deepEqual(restored.map((m) => m.role), beforeMessages.map((m) => m.role));
@@ -126,10 +102,8 @@ describe('walking skeleton in Chromium against the web host', { skip: !haveFixtu
   });
 
   it('(d) bad input → a readable error in the chat, the app stays alive', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    const app = new AppDriver(page);
-    await app.open(host!.url);
-    const bad = join(home, 'not-a-shapefile.shp');
+    const { page, app } = await session.openApp();
+    const bad = join(session.home, 'not-a-shapefile.shp');
     writeFileSync(bad, 'plain text, not a shapefile\n');
     model.reset();
     model.script([
