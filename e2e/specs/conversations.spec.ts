@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { startScriptedModelServer, type ReceivedRequest, type ScriptedModelServer } from '../model-server/scriptedModelServer.js';
-import { AppDriver } from '../support/appDriver.js';
-import { launchBrowser } from '../support/browser.js';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import type { ReceivedRequest, ScriptedModelServer } from '../model-server/scriptedModelServer.js';
+import type { AppDriver } from '../support/appDriver.js';
+import { useAppSession } from '../support/appSession.js';
 import { ConversationDriver } from '../support/conversationDriver.js';
-import { gisFixtures, startWebHost, type RunningHost } from '../support/webHost.js';
+import { gisFixtures, startWebHost } from '../support/webHost.js';
 
 const NC = join(gisFixtures, 'nc.gpkg');
 const haveFixtures = existsSync(NC);
@@ -17,29 +17,16 @@ if (!haveFixtures) console.log(`# skipping conversations e2e: ${gisFixtures} is 
 const toolNames = (r: ReceivedRequest | undefined) => (r?.tools ?? []).map((t) => t.function.name);
 
 describe('conversations and skills in Chromium against the web host', { skip: !haveFixtures }, () => {
-  let browser: Browser;
+  const session = useAppSession({ homePrefix: 'mapwright-e2e-conv-' });
   let model: ScriptedModelServer;
-  let home: string;
-  let host: RunningHost | null = null;
   let page: Page;
   let app: AppDriver;
   let conversations: ConversationDriver;
 
   before(async () => {
-    browser = await launchBrowser();
-    model = await startScriptedModelServer();
-    home = mkdtempSync(join(tmpdir(), 'mapwright-e2e-conv-'));
-    host = await startWebHost({ MAPWRIGHT_HOME: home, MAPWRIGHT_MODEL_URL: model.url, MAPWRIGHT_MODEL: 'scripted' });
-    page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    app = new AppDriver(page);
+    ({ page, app } = await session.openApp());
+    model = session.model;
     conversations = new ConversationDriver(page);
-    await app.open(host.url);
-  });
-  after(async () => {
-    await host?.stop();
-    await browser?.close();
-    await model?.close();
-    rmSync(home, { recursive: true, force: true });
   });
 
   it('the first conversation: the model loads the layers skill, gets its tools, and loads a layer', async () => {
@@ -102,9 +89,7 @@ describe('conversations and skills in Chromium against the web host', { skip: !h
     await conversations.waitForCurrentTitle('what is the CRS of nc?');
     assert.deepEqual(await app.messages(), secondMessages, 'the current conversation is restored');
 
-    await host!.stop();
-    host = await startWebHost({ MAPWRIGHT_HOME: home, MAPWRIGHT_MODEL_URL: model.url, MAPWRIGHT_MODEL: 'scripted' });
-    await app.open(host.url);
+    await app.open((await session.restartHost()).url);
     assert.deepEqual((await conversations.list()).map((c) => c.title), ['what is the CRS of nc?', `load the counties from ${NC}`]);
 
     await conversations.open(`load the counties from ${NC}`);

@@ -1,13 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { startScriptedModelServer, type ScriptedModelServer } from '../model-server/scriptedModelServer.js';
-import { AppDriver } from '../support/appDriver.js';
-import { launchBrowser } from '../support/browser.js';
-import { startWebHost, type RunningHost } from '../support/webHost.js';
+import { before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import type { ScriptedModelServer } from '../model-server/scriptedModelServer.js';
+import type { AppDriver } from '../support/appDriver.js';
+import { useAppSession } from '../support/appSession.js';
 
 /**
  * Issue 5 end to end: a person configures a model in the settings panel (no environment
@@ -16,27 +12,14 @@ import { startWebHost, type RunningHost } from '../support/webHost.js';
  * here, then an OpenAI-compatible server that refuses native tools.
  */
 describe('model settings, streaming with reasoning, a tool call and Stop', () => {
-  let browser: Browser;
+  const session = useAppSession({ configureModel: false, homePrefix: 'mapwright-e2e-settings-' });
   let model: ScriptedModelServer;
-  let home: string;
-  let host: RunningHost;
   let page: Page;
   let app: AppDriver;
 
   before(async () => {
-    browser = await launchBrowser();
-    model = await startScriptedModelServer();
-    home = mkdtempSync(join(tmpdir(), 'mapwright-e2e-settings-'));
-    host = await startWebHost({ MAPWRIGHT_HOME: home });
-    page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    app = new AppDriver(page);
-    await app.open(host.url);
-  });
-  after(async () => {
-    await host?.stop();
-    await browser?.close();
-    await model?.close();
-    rmSync(home, { recursive: true, force: true });
+    ({ page, app } = await session.openApp());
+    model = session.model;
   });
 
   it('given no model, when Anthropic is configured in the panel and tested, then it is saved and the key never comes back', async () => {
