@@ -1,73 +1,38 @@
-import { setImmediate as yieldToEvents } from 'node:timers/promises';
+import path from 'node:path';
 import { z } from 'zod';
 import { buffer as spec } from '../../../src-shared/processing/vectorAlgorithms.js';
-import { BadInputError, throwIfCancelled } from '../errors.js';
-import { gdal } from '../gdal.js';
+import { BadInputError } from '../errors.js';
+import { selectList } from './fieldNames.js';
+import { runSingle } from './singleRun.js';
+import { appendInChunks, appendSelect, createOutput } from './sqlOutput.js';
 import type { AlgorithmRun } from './types.js';
-import { openVectorInput, outputLayerName } from './vectorInput.js';
 
 /**
- * GEOS buffer feature by feature, so progress is real and Stop is honoured between features
- * (the loop yields to the event loop, where the cancel message arrives).
+ * GEOS buffer through SpatiaLite's ST_Buffer over the staged input, in fid chunks: real
+ * progress, Stop between chunks, and GDAL's speed (a per-feature JS loop was 7–9× slower than
+ * ogr2ogr on 100k polygons; see scripts/bench/buffer.ts).
  */
 export const runBuffer: AlgorithmRun = async (params, output, ctx) => {
   const p = spec.params.extend({ input: z.string() }).parse(params);
-  const input = await openVectorInput(p.input, 'input');
-  const { path, layerName } = outputLayerName(output);
-  let out: gdal.Dataset | null = null;
-  try {
-    if (input.srs?.isGeographic()) {
-      throw new BadInputError(`${input.path} is in degrees (a geographic CRS); a buffer needs a projected CRS in metres`);
+  return runSingle(p.input, ctx, {}, async ({ ws, a }) => {
+    const name = path.basename(a.source);
+    if (a.dimension === null) throw new BadInputError(`${name} has no geometry to buffer`);
+    if (a.srs?.isGeographic()) throw new BadInputError(`${name} is in degrees (a geographic CRS); a buffer needs a projected CRS in metres`);
+    const grown = `ST_Multi(ST_Buffer(a.geom, ${Number(p.distance)}, ${Math.round(p.segments)}))`;
+    const notes: string[] = [];
+    const empty = Number((await ws.row('SELECT COUNT(*) AS n FROM a WHERE geom IS NULL OR ST_IsEmpty(geom)')).n ?? 0);
+    if (empty) notes.push(`${empty} feature(s) without geometry were skipped`);
+    if (p.dissolve) {
+      const target = await createOutput(output, { srs: a.srs, geometryType: 6, fields: [] });
+      ctx.progress(0.4, 'Buffering and merging all features');
+      await appendSelect(ws, target, `SELECT ST_Multi(ST_Union(${grown})) AS geom FROM a WHERE a.geom IS NOT NULL AND NOT ST_IsEmpty(a.geom)`);
+      return { target, notes };
     }
-    out = await gdal.drivers.get('GPKG').createAsync(path, 0, 0, 0, gdal.GDT_Unknown);
-    const outLayer = out.layers.create(layerName, input.srs ?? null, p.dissolve ? gdal.wkbMultiPolygon : gdal.wkbMultiPolygon);
-    if (!p.dissolve) for (const field of input.layer.fields) outLayer.fields.add(field);
-
-    const total = input.layer.features.count() || 1;
-    let done = 0;
-    let skipped = 0;
-    let union: gdal.Geometry | null = null;
-    for (let feature = input.layer.features.first(); feature; feature = input.layer.features.next()) {
-      const geom = feature.getGeometry();
-      if (!geom || geom.isEmpty()) {
-        skipped++;
-      } else {
-        const grown = toMulti(await geom.bufferAsync(p.distance, p.segments));
-        if (p.dissolve) union = union ? union.union(grown) : grown;
-        else {
-          const f = new gdal.Feature(outLayer);
-          f.fields.set(feature.fields.toObject());
-          f.setGeometry(grown);
-          outLayer.features.add(f);
-        }
-      }
-      done++;
-      if (done % 25 === 0) {
-        ctx.progress(done / total, `Buffered ${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} features`);
-        await yieldToEvents();
-        throwIfCancelled(ctx.signal);
-      }
-    }
-    if (p.dissolve && union) {
-      const f = new gdal.Feature(outLayer);
-      f.setGeometry(toMulti(union));
-      outLayer.features.add(f);
-    }
-    const featureCount = outLayer.features.count();
-    ctx.progress(1, 'Buffer done');
-    return { output, featureCount, notes: skipped ? [`${skipped} feature(s) without geometry were skipped`] : [] };
-  } finally {
-    out?.close();
-    input.close();
-  }
+    const target = await createOutput(output, { srs: a.srs, geometryType: 6, fields: a.fields });
+    const sql = (lo: number, hi: number): string =>
+      `SELECT ${[...selectList('a', a.fields), `${grown} AS geom`].join(', ')} FROM a ` +
+      `WHERE a.fid BETWEEN ${lo} AND ${hi} AND a.geom IS NOT NULL AND NOT ST_IsEmpty(a.geom)`;
+    await appendInChunks(ws, target, a, sql, ctx, { from: 0.3, to: 0.98, verb: 'Buffered' });
+    return { target, notes };
+  });
 };
-
-function toMulti(geom: gdal.Geometry): gdal.Geometry {
-  if (geom instanceof gdal.MultiPolygon) return geom;
-  if (geom instanceof gdal.Polygon) {
-    const multi = new gdal.MultiPolygon();
-    multi.children.add(geom);
-    return multi;
-  }
-  return geom;
-}
