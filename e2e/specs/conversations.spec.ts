@@ -40,7 +40,7 @@ describe('conversations and skills in Chromium against the web host', { skip: !h
       { text: 'Loaded the 100 North Carolina counties.' },
     ]);
     assert.equal(await conversations.currentTitle(), 'New conversation');
-    await app.askAgent(`load the counties from ${NC}`);
+    await app.askAgent('load the NC counties');
     await app.approvePending();
     await app.waitForMessage('assistant', /Loaded the 100 North Carolina counties/);
     await app.waitForLayer('nc');
@@ -58,7 +58,7 @@ describe('conversations and skills in Chromium against the web host', { skip: !h
     const skillResult = second!.messages.find((m) => m.role === 'tool')!;
     assert.match(String(skillResult.content), /"skill":"layers","instructions":"# Layers/);
     assert.ok(toolNames(second).includes('layers_load'), 'the second request offers the layers tools');
-    await conversations.waitForCurrentTitle(`load the counties from ${NC}`);
+    await conversations.waitForCurrentTitle('load the NC counties');
     await app.screenshot('conv-1-first-conversation');
   });
 
@@ -70,13 +70,13 @@ describe('conversations and skills in Chromium against the web host', { skip: !h
     await app.askAgent('what is the CRS of nc?');
     await page.getByTestId('stop-run').waitFor({ state: 'visible' });
     assert.equal(await conversations.isNewEnabled(), false, 'New is disabled while the run is live');
-    assert.equal(await conversations.canOpen(`load the counties from ${NC}`), false, 'opening another conversation is disabled too');
+    assert.equal(await conversations.canOpen('load the NC counties'), false, 'opening another conversation is disabled too');
     await app.screenshot('conv-2-switch-refused-while-running');
     await conversations.hideList();
     await app.waitForRunIdle();
     await app.waitForMessage('assistant', /EPSG:4267/);
     const list = await conversations.list();
-    assert.deepEqual(list.map((c) => c.title), ['what is the CRS of nc?', `load the counties from ${NC}`]);
+    assert.deepEqual(list.map((c) => c.title), ['what is the CRS of nc?', 'load the NC counties']);
     assert.deepEqual(list.map((c) => c.current), [true, false]);
     await app.screenshot('conv-3-list-two-conversations');
     await conversations.hideList();
@@ -90,9 +90,9 @@ describe('conversations and skills in Chromium against the web host', { skip: !h
     assert.deepEqual(await app.messages(), secondMessages, 'the current conversation is restored');
 
     await app.open((await session.restartHost()).url);
-    assert.deepEqual((await conversations.list()).map((c) => c.title), ['what is the CRS of nc?', `load the counties from ${NC}`]);
+    assert.deepEqual((await conversations.list()).map((c) => c.title), ['what is the CRS of nc?', 'load the NC counties']);
 
-    await conversations.open(`load the counties from ${NC}`);
+    await conversations.open('load the NC counties');
     const restored = await app.messages();
     assert.deepEqual(
       restored.map((m) => m.role),
@@ -107,7 +107,7 @@ describe('conversations and skills in Chromium against the web host', { skip: !h
   });
 
   it('rename and delete from the list', async () => {
-    await conversations.rename(`load the counties from ${NC}`, 'NC counties');
+    await conversations.rename('load the NC counties', 'NC counties');
     await conversations.hideList();
     await conversations.waitForCurrentTitle('NC counties');
     await conversations.remove('what is the CRS of nc?');
