@@ -1,23 +1,9 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { AuditEntryView } from '../../src-shared/domain/toolLayer.js';
 import type { Db } from './openProjectDb.js';
 
-export const AuditEntry = z.object({
-  id: z.number().int(),
-  at: z.string(),
-  conversationId: z.string().nullable(),
-  runId: z.string().nullable(),
-  caller: z.enum(['user', 'model']),
-  toolId: z.string(),
-  toolVersion: z.string().nullable(),
-  definitionHash: z.string().nullable(),
-  args: z.unknown(),
-  /** How the call got its go-ahead: run at once (read), asked and approved, a session grant, auto mode, refused… */
-  decision: z.enum(['not_needed', 'approved', 'rejected', 'granted', 'auto', 'refused', 'user_action']),
-  decidedBy: z.enum(['user', 'policy', 'system']),
-  outcome: z.enum(['ok', 'error']),
-  errorCode: z.string().nullable(),
-  durationMs: z.number().nullable(),
-});
+/** One row of the audit log; the schema is the bridge's, so the panel reads what is stored. */
+export const AuditEntry = AuditEntryView;
 export type AuditEntry = z.infer<typeof AuditEntry>;
 export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'>;
 

@@ -31,8 +31,9 @@ export const AuditEntryView = z.object({
   toolVersion: z.string().nullable(),
   definitionHash: z.string().nullable(),
   args: z.unknown(),
-  decision: z.string(),
-  decidedBy: z.string(),
+  /** How the call got its go-ahead: run at once (read), asked and approved, a session grant, auto mode, refused… */
+  decision: z.enum(['not_needed', 'approved', 'rejected', 'granted', 'auto', 'refused', 'user_action']),
+  decidedBy: z.enum(['user', 'policy', 'system']),
   outcome: z.enum(['ok', 'error']),
   errorCode: z.string().nullable(),
   durationMs: z.number().nullable(),
