@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { AlgorithmSpec } from './algorithmSpec.js';
 import { defineAlgorithm } from './algorithmSpec.js';
-import { layerParam as layer } from './params.js';
+import { newFieldName } from './fieldParams.js';
+import { epsgParam as epsg, layerParam as layer } from './params.js';
 import { parseRasterExpression } from './rasterExpression.js';
 
-const epsg = z.string().regex(/^EPSG:\d{4,6}$/, "a CRS as 'EPSG:<code>'");
 const band = z.number().int().min(1).default(1).describe('Band number, from 1');
 const resampling = z
   .enum(['nearest', 'bilinear', 'cubic', 'cubicspline', 'lanczos', 'average', 'mode'])
@@ -188,11 +188,7 @@ export const contours = defineAlgorithm({
     band,
     interval: z.number().positive().describe('Value difference between two contour lines, e.g. 10 (metres for a DEM in metres)'),
     base: z.number().default(0).describe('A level that gets a line; the others are base ± k × interval'),
-    attribute: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,30}$/, 'a field name: letters, digits, _')
-      .default('elev')
-      .describe('Name of the field holding each line’s level'),
+    attribute: newFieldName.default('elev').describe('Name of the field holding each line’s level'),
   }),
   layerParams: ['input'],
   layerKinds: { input: 'raster' },
@@ -211,11 +207,7 @@ export const polygonize = defineAlgorithm({
     input: layer,
     band,
     connectedness: z.union([z.literal(4), z.literal(8)]).default(4).describe('4: pixels touching by an edge are connected; 8: by a corner too'),
-    field: z
-      .string()
-      .regex(/^[A-Za-z_][A-Za-z0-9_]{0,30}$/, 'a field name: letters, digits, _')
-      .default('value')
-      .describe('Name of the field holding each polygon’s pixel value'),
+    field: newFieldName.default('value').describe('Name of the field holding each polygon’s pixel value'),
   }),
   layerParams: ['input'],
   layerKinds: { input: 'raster' },

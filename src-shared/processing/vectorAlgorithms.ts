@@ -4,7 +4,7 @@ import { defineAlgorithm } from './algorithmSpec.js';
 import { ATTRIBUTE_ALGORITHMS } from './attributeAlgorithms.js';
 import { GEOMETRY_ALGORITHMS } from './geometryAlgorithms.js';
 import { OVERLAY_ALGORITHMS } from './overlayAlgorithms.js';
-import { layerParam as layer } from './params.js';
+import { epsgParam, layerParam as layer } from './params.js';
 
 export const reproject = defineAlgorithm({
   id: 'reproject',
@@ -14,7 +14,7 @@ export const reproject = defineAlgorithm({
     'Output: a new GeoPackage layer with the same features and attributes in target_crs.',
   params: z.object({
     input: layer,
-    target_crs: z.string().regex(/^EPSG:\d{4,6}$/, "a CRS as 'EPSG:<code>'").describe("Target CRS, e.g. 'EPSG:32633'"),
+    target_crs: epsgParam.describe("Target CRS, e.g. 'EPSG:32633'"),
   }),
   layerParams: ['input'],
   distanceParams: [],
