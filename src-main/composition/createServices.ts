@@ -4,8 +4,11 @@ import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { METHOD_NAMES, type MethodName } from '../../src-shared/bridge/names.js';
 import { AgentRunner } from '../agent/agentRunner.js';
 import { createModelLayer } from '../settings/modelLayer.js';
-import { ProjectStore } from '../store/projectStore.js';
+import { allowedOriginsFromEnv, EgressGate } from '../net/egressGate.js';
+import { PrivatePaths } from '../security/privatePaths.js';
+import { outputsDirOf, ProjectStore } from '../store/projectStore.js';
 import { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
+import { makeWorkerSpawn } from '../worker-host/workerSpawn.js';
 import { createLoadSkillTool } from '../../tools/skills/loadSkill.js';
 import { createConversationLayer, createSkillCatalogue } from './conversationLayer.js';
 import { createDataRoutes } from './dataRoutes.js';
@@ -17,7 +20,10 @@ const VERSION = '0.1.0';
 /** The composition root: every main-process service, wired once, whatever the host. */
 export async function createServices(options: ServicesOptions): Promise<Services> {
   const store = ProjectStore.openInHome(options.home, options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {});
-  const worker = new GisWorkerClient(options.launchWorker);
+  // The capability boundary below the tools: the app's own files, and GDAL's one way out.
+  const privatePaths = PrivatePaths.forProject({ home: options.home, projectPath: store.info.path, outputsDir: outputsDirOf(store.info.path) });
+  const egress = await EgressGate.start({ allowedOrigins: options.allowedOrigins ?? allowedOriginsFromEnv(process.env) });
+  const worker = new GisWorkerClient(options.launchWorker, { spawn: makeWorkerSpawn({ egressEnv: egress.workerEnv(), privatePaths: privatePaths.toJSON() }) });
 
   const listeners = new Set<Emit>();
   const emit: Emit = (name, payload) => {
@@ -31,6 +37,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
     store,
     worker,
     emit,
+    privatePaths,
+    egress,
     runIsLive: () => runner?.state().status !== 'idle' && runner?.state().status !== undefined,
     send: (text) => void runner?.send(text),
     extraTools: [createLoadSkillTool(skills) as unknown as ToolDefinition],
@@ -98,7 +106,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
       const handler = handlers[name] as (p: unknown) => Promise<unknown>;
       return methods[name].result.parse(await handler(parsed.data));
     },
-    serveData: createDataRoutes(store, worker, options.assetsDir),
+    serveData: createDataRoutes(store, worker, options.assetsDir, egress),
     connect(listener) {
       listeners.add(listener);
       return () => {
@@ -115,6 +123,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
       tools.approvals.rejectAll('the app is closing');
       await conversations.close();
       worker.dispose();
+      await egress.close();
       store.close();
       models.close();
     },

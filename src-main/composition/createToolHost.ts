@@ -5,6 +5,8 @@ import { defaultLayerName, parseSource } from '../../src-shared/domain/source.js
 import { toolError, type ToolResult } from '../../src-shared/tools/toolResult.js';
 import type { CommandDefinition, ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { builtInTools } from '../../tools/index.js';
+import type { EgressGate } from '../net/egressGate.js';
+import type { PrivatePaths } from '../security/privatePaths.js';
 import type { ProjectStore } from '../store/projectStore.js';
 import { ApprovalBroker } from '../tool-host/approvalBroker.js';
 import { buildCommands, undoState } from '../tool-host/commands.js';
@@ -21,6 +23,8 @@ export interface ToolHostDeps {
   store: ProjectStore;
   worker: GisWorkerClient;
   emit: Emit;
+  privatePaths: PrivatePaths;
+  egress: Pick<EgressGate, 'openFor'>;
   /** Late-bound: the agent runner is built after the tool host. */
   runIsLive(): boolean;
   send(text: string): void;
@@ -56,6 +60,8 @@ export function createToolHost(d: ToolHostDeps) {
       store.snapshots.take(info);
       announceUndo();
     },
+    privatePaths: d.privatePaths,
+    openEgress: (origins) => d.egress.openFor(origins),
     loadProduced: async ({ path, name }) => {
       const info = await gdal.describe(path);
       const ref = parseSource(path);
@@ -100,6 +106,12 @@ export function createToolHost(d: ToolHostDeps) {
         return result;
       }
     }
+    // The renderer is trusted less than main: only tools the GUI shows, with the fields it uses.
+    const tool = registry.find(entry);
+    if (!tool || tool.def.userVisible !== true) return toolError('not_allowed', `'${entry}' is not an action the interface can run.`, false);
+    const shape = (tool.def.input as { shape?: Record<string, unknown> }).shape ?? {};
+    const unknown = Object.keys(params).filter((k) => !(k in shape));
+    if (unknown.length) return toolError('invalid_params', `Unknown parameters for ${entry}: ${unknown.join(', ')}`, false);
     const outcome = await dispatcher.dispatch({
       name: entry,
       rawArgs: params,

@@ -2,6 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { styleFields } from '../../src-shared/style/compileLabels.js';
 import { defaultRasterStyle, isLabelledStyle, isRasterStyle } from '../../src-shared/style/styleModel.js';
+import { classifySource } from '../../src-shared/security/sourceClass.js';
+import type { Layer } from '../../src-shared/domain/layer.js';
+import type { EgressGate } from '../net/egressGate.js';
 import type { ProjectStore } from '../store/projectStore.js';
 import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
 import type { DataResponse } from './services.js';
@@ -22,8 +25,22 @@ const TYPES: Record<string, string> = {
  * `data/layers/ID.geojson`, `tiles/ID/Z/X/Y.png` and `assets/…`. Only ids of layers in
  * the project are served, so the renderer cannot name an arbitrary file.
  */
-export function createDataRoutes(store: ProjectStore, worker: GisWorkerClient, assetsDir: string) {
+export function createDataRoutes(store: ProjectStore, worker: GisWorkerClient, assetsDir: string, egress: Pick<EgressGate, 'openFor'>) {
   const assetsRoot = resolve(assetsDir);
+  /**
+   * A layer from the network was added by an approved network call (network loads always
+   * ask): drawing it is what the person approved, so its own origin is open while one of its
+   * tiles or features is read — and no other origin.
+   */
+  const displaying = async <T>(layer: Layer, read: () => Promise<T>): Promise<T> => {
+    const c = classifySource(layer.source);
+    const close = c.kind === 'network' && c.origin ? egress.openFor([c.origin]) : null;
+    try {
+      return await read();
+    } finally {
+      close?.();
+    }
+  };
   return async function serveData(path: string): Promise<DataResponse> {
     try {
       let m = /^data\/layers\/([\w-]+)\.geojson$/.exec(path);
@@ -31,7 +48,7 @@ export function createDataRoutes(store: ProjectStore, worker: GisWorkerClient, a
         const layer = store.layers.get(m[1]!);
         if (!layer || layer.kind !== 'vector') return notFound(path);
         const source = layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source;
-        const body = await worker.request({ op: 'vectorGeoJSON', source });
+        const body = await displaying(layer, () => worker.request({ op: 'vectorGeoJSON', source }));
         return { status: 200, contentType: 'application/geo+json', body };
       }
       // Polygon label points (src-shared/style/compileLabels.ts): the fields come from the saved style.
@@ -40,7 +57,8 @@ export function createDataRoutes(store: ProjectStore, worker: GisWorkerClient, a
         const layer = store.layers.get(m[1]!);
         if (!layer || layer.kind !== 'vector' || !isLabelledStyle(layer.style)) return notFound(path);
         const source = layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source;
-        const body = await worker.request({ op: 'call', fn: 'style.label_points', args: { source, fields: styleFields(layer.style) } });
+        const fields = styleFields(layer.style);
+        const body = await displaying(layer, () => worker.request({ op: 'call', fn: 'style.label_points', args: { source, fields } }));
         return { status: 200, contentType: 'application/geo+json', body: String(body) };
       }
       // An optional `s-HASH/` segment (the style's hash) only busts caches; the current style is used.
@@ -49,7 +67,8 @@ export function createDataRoutes(store: ProjectStore, worker: GisWorkerClient, a
         const layer = store.layers.get(m[1]!);
         if (!layer || layer.kind !== 'raster') return notFound(path);
         const style = isRasterStyle(layer.style) ? layer.style : defaultRasterStyle();
-        const png = await worker.request({ op: 'rasterTile', source: layer.source, z: +m[2]!, x: +m[3]!, y: +m[4]!, style });
+        const [z, x, y] = [+m[2]!, +m[3]!, +m[4]!];
+        const png = await displaying(layer, () => worker.request({ op: 'rasterTile', source: layer.source, z, x, y, style }));
         return { status: 200, contentType: 'image/png', body: png ?? EMPTY_TILE };
       }
       m = /^assets\/(.+)$/.exec(path);
@@ -63,7 +82,9 @@ export function createDataRoutes(store: ProjectStore, worker: GisWorkerClient, a
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return notFound(path);
-      return { status: 500, contentType: 'text/plain', body: err instanceof Error ? err.message : String(err) };
+      // The message may name files; the renderer gets only that the read failed.
+      console.error(`[data] ${path}: ${err instanceof Error ? err.message : String(err)}`);
+      return { status: 500, contentType: 'text/plain', body: 'The data could not be read.' };
     }
   };
 }

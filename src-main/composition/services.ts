@@ -19,6 +19,11 @@ export interface ServicesOptions {
   sqliteNativeBinding?: string;
   /** Where model API keys are kept: Electron passes its safeStorage-backed store; the web host none (a 0600 file). */
   secretStore?: SecretStore;
+  /**
+   * Exact origins (`scheme://host:port`) the person allowed to resolve to non-public
+   * addresses (a NAS, a local tile server): `MAPWRIGHT_ALLOW_ORIGINS`. Approval is still asked.
+   */
+  allowedOrigins?: ReadonlySet<string>;
 }
 
 /** An HTTP-like answer for the data routes, shared by the web host and the Electron protocol. */

@@ -4,6 +4,7 @@ import { parseSource } from '../../src-shared/domain/source.js';
 import { BadInputError, gdalReason } from './errors.js';
 import { gdal } from './gdal.js';
 import { resolveDelimitedSource } from './inspect/tableSource.js';
+import { guardSource } from './sourceGuard.js';
 
 export interface OpenedVector {
   kind: 'vector';
@@ -42,7 +43,7 @@ const DELIMITED = /\.(csv|tsv)$/i;
 
 /** Opens `path` or `path|layername=NAME`; every failure is a BadInputError a person can act on. */
 export async function openSource(source: string): Promise<OpenedSource> {
-  const { path, sublayer } = parseSource(source);
+  const { path, sublayer } = parseSource(guardSource(source));
   if (!path) throw new BadInputError('No file path given');
   const size = await checkFile(path);
   const delimitedText = DELIMITED.test(path);

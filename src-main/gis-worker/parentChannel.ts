@@ -3,6 +3,8 @@
  * `process.on('message')`; under Electron's `utilityProcess` it is `process.parentPort`
  * (messages wrapped in `{ data }`). The worker entry is the same file for both.
  */
+import { startParentWatchdog } from './parentWatchdog.js';
+
 interface ParentPort {
   on(event: 'message', listener: (event: { data: unknown }) => void): void;
   postMessage(message: unknown): void;
@@ -21,8 +23,15 @@ export function onParentMessage(listener: (message: unknown) => void): void {
   else process.on('message', listener);
 }
 
-/** Without main there is no one to answer to; do not linger as an orphan holding files open. */
+/**
+ * Without main there is no one to answer to; do not linger as an orphan holding files open
+ * and burning CPU. Under fork, 'disconnect' ends an idle worker at once. It cannot end a busy
+ * one: a synchronous GDAL call blocks the JS thread, and `process.exit` waits in gdal-async's
+ * at-exit clean-up for a running asynchronous job. So a watchdog thread (parentWatchdog.ts)
+ * also ends the process within ~250 ms of main's death, under fork and utilityProcess alike
+ * (Electron ends a utility process on an orderly quit, not when its main process is killed).
+ */
 export function exitWithParent(): void {
-  // A utilityProcess is ended by Electron together with its parent.
   if (!parentPort) process.on('disconnect', () => process.exit(0));
+  startParentWatchdog();
 }

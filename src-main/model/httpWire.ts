@@ -1,3 +1,4 @@
+import { originOf } from '../net/ssrfGuard.js';
 import { HttpModelError, ModelError } from './modelClient.js';
 import { retryAfterMsOf, stoppedError } from './retryPolicy.js';
 import { httpErrorMessage } from './wireErrors.js';
@@ -5,29 +6,29 @@ import { httpErrorMessage } from './wireErrors.js';
 /**
  * The HTTP side both adapters share: POST, errors as ModelErrors that say what happened,
  * SSE read with eventsource-parser, and Stop honoured at every await.
+ *
+ * Redirects are followed here, not by fetch: fetch would carry the key headers
+ * (`x-api-key`, `Authorization`) and the conversation to whatever origin a 3xx names. Only
+ * redirects within the origin the person configured are followed, at most
+ * MAX_MODEL_REDIRECTS; any other is a ModelError that says where it pointed. The configured
+ * origin itself may be private (a local Ollama): the SSRF guard's address rules are not
+ * applied to it, only its origin comparison.
  */
+
+export const MAX_MODEL_REDIRECTS = 3;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export async function postJson(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal, secret: string | null = null): Promise<Response> {
   if (signal.aborted) throw stoppedError();
-  let response: Response;
-  try {
-    response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal });
-  } catch (error) {
-    if (signal.aborted) throw stoppedError();
-    throw new ModelError(`The model endpoint could not be reached at ${url} (${describeCause(error)}).`);
-  }
+  const response = await fetchSameOrigin(url, { method: 'POST', headers, body: JSON.stringify(body) }, signal, secret, (error) =>
+    new ModelError(`The model endpoint could not be reached at ${url} (${describeCause(error)}).`),
+  );
   if (!response.ok) throw await httpError(response, signal, secret);
   return response;
 }
 
 export async function getJson(url: string, headers: Record<string, string>, signal: AbortSignal, secret: string | null = null): Promise<unknown> {
-  let response: Response;
-  try {
-    response = await fetch(url, { headers, signal });
-  } catch (error) {
-    if (signal.aborted) throw stoppedError();
-    throw new ModelError(`${url} could not be reached (${describeCause(error)}).`);
-  }
+  const response = await fetchSameOrigin(url, { method: 'GET', headers }, signal, secret, (error) => new ModelError(`${url} could not be reached (${describeCause(error)}).`));
   if (!response.ok) throw await httpError(response, signal, secret);
   const text = await readText(response, signal);
   try {
@@ -35,6 +36,74 @@ export async function getJson(url: string, headers: Record<string, string>, sign
   } catch {
     throw new ModelError(`${url} did not answer with JSON.`);
   }
+}
+
+interface WireRequest {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * fetch with `redirect: 'manual'`: a redirect within the configured origin is followed (the
+ * same headers, so the key, go with it), at most MAX_MODEL_REDIRECTS times; a redirect to
+ * another origin is refused before anything is sent there. The answer that is not a
+ * redirect comes back as is (its body unread, so streams stay streams).
+ */
+export async function fetchSameOrigin(
+  url: string,
+  request: WireRequest,
+  signal: AbortSignal,
+  secret: string | null,
+  unreachable: (error: unknown) => ModelError,
+): Promise<Response> {
+  let current: URL;
+  try {
+    current = new URL(url);
+  } catch (error) {
+    throw unreachable(error);
+  }
+  const origin = originOf(current);
+  let { method, body } = request;
+  let headers = request.headers;
+  for (let redirects = 0; ; redirects++) {
+    if (signal.aborted) throw stoppedError();
+    let response: Response;
+    try {
+      response = await fetch(current, { method, headers, body, signal, redirect: 'manual' });
+    } catch (error) {
+      if (signal.aborted) throw stoppedError();
+      throw unreachable(error);
+    }
+    const location = response.headers.get('location');
+    if (!REDIRECT_STATUSES.has(response.status) || location === null) return response;
+    await response.body?.cancel().catch(() => undefined);
+    let next: URL;
+    try {
+      next = new URL(location, current);
+    } catch {
+      throw new ModelError(redact(`The model endpoint at ${url} redirected to an address that is not a URL (${location.slice(0, 200)}).`, secret));
+    }
+    if (originOf(next) !== origin) throw crossOriginRedirect(next, secret);
+    if (redirects >= MAX_MODEL_REDIRECTS) {
+      throw new ModelError(`The model endpoint at ${url} redirected more than ${MAX_MODEL_REDIRECTS} times. Check the address.`);
+    }
+    // What fetch does: 303 (and 301/302 after a POST) continue as a GET without the body.
+    if (response.status === 303 ? method !== 'HEAD' : (response.status === 301 || response.status === 302) && method === 'POST') {
+      method = 'GET';
+      body = undefined;
+      headers = Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-type'));
+    }
+    current = next;
+  }
+}
+
+/** The address to suggest: the target's base (`…/v1`), without query, fragment or credentials. */
+function crossOriginRedirect(target: URL, secret: string | null): ModelError {
+  const shown = /^https?:$/.test(target.protocol) ? target.origin : `${target.protocol}//${target.host}`;
+  const base = `${shown}${target.pathname.replace(/\/(?:chat\/completions|messages|models)\/?$/i, '').replace(/\/+$/, '')}`;
+  const what = secret ? 'Mapwright does not send your key there' : 'Mapwright sends your conversation only to the address you set';
+  return new ModelError(redact(`The model endpoint redirected to another origin (${shown}); ${what}. Set the address to ${base} if you trust it.`, secret));
 }
 
 /**

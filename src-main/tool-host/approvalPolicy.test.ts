@@ -32,4 +32,17 @@ describe('approval policy', () => {
     assert.equal(decideApproval({ ...base, def: tool('write', { caller: 'user_only' }) }).kind, 'refuse');
     assert.deepEqual(decideApproval({ ...base, caller: 'user', def: tool('write', { caller: 'user_only' }) }), { kind: 'run', decision: 'user_action' });
   });
+  it('a network source makes any call network: asks in every mode, never remembered, even when granted; refused in Plan', () => {
+    const net = { networkOrigins: ['https://example.org:443'] };
+    for (const mode of ['ask', 'auto'] as const) {
+      assert.deepEqual(decideApproval({ ...base, ...net, mode, def: tool('read') }), { kind: 'ask', rememberable: false });
+      assert.deepEqual(decideApproval({ ...base, ...net, mode, granted: true, def: tool('write') }), { kind: 'ask', rememberable: false });
+    }
+    assert.equal(decideApproval({ ...base, ...net, mode: 'plan', def: tool('read') }).kind, 'refuse');
+    assert.deepEqual(decideApproval({ ...base, ...net, caller: 'user', def: tool('write') }), { kind: 'ask', rememberable: false });
+  });
+  it('a GUI call carrying a path or SQL asks like the model\'s, and is never remembered', () => {
+    assert.deepEqual(decideApproval({ ...base, caller: 'user', unverifiedGuiInput: true, def: tool('write') }), { kind: 'ask', rememberable: false });
+    assert.deepEqual(decideApproval({ ...base, caller: 'user', def: tool('write') }), { kind: 'run', decision: 'user_action' });
+  });
 });

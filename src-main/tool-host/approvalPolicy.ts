@@ -12,23 +12,34 @@ export interface PolicyInput {
   mode: ApprovalMode;
   askForReads: boolean;
   granted: boolean;
+  /** Origins this call's sources reach (source classification): non-empty makes it a network call. */
+  networkOrigins?: readonly string[];
+  /** A GUI call carrying a path or SQL text the person did not pick in a native dialog. */
+  unverifiedGuiInput?: boolean;
 }
 
 /**
  * Who must say yes before a call runs. Risk comes from the tool's declaration, never from
  * the model (DESIGN §4): read runs at once (unless reads ask); write asks, unless granted for
  * the session or in Auto mode; destructive and network calls always ask and are never
- * remembered. The person's own GUI actions are their approval, except destructive ones.
+ * remembered — a call is network when the tool says so or when a source it names is (read
+ * tools included), and Plan mode refuses it. The person's own GUI actions are their approval,
+ * except destructive ones and those carrying a path or SQL text from the renderer, which is
+ * trusted less than main.
  */
-export function decideApproval({ def, caller, mode, askForReads, granted }: PolicyInput): PolicyDecision {
+export function decideApproval({ def, caller, mode, askForReads, granted, networkOrigins = [], unverifiedGuiInput = false }: PolicyInput): PolicyDecision {
+  const network = def.network === true || networkOrigins.length > 0;
   if (caller === 'model' && def.caller === 'user_only') {
     return { kind: 'refuse', message: `${def.id} can only be run by the person, from the interface.` };
   }
   if (caller === 'model' && mode === 'plan' && def.safety !== 'read') {
     return { kind: 'refuse', message: `Plan mode: ${def.id} changes the project, so it is not run now. Describe it as a step of your plan instead.` };
   }
-  if (def.safety === 'destructive' || def.network) return { kind: 'ask', rememberable: false };
-  if (caller === 'user') return { kind: 'run', decision: 'user_action' };
+  if (caller === 'model' && mode === 'plan' && network) {
+    return { kind: 'refuse', message: `Plan mode: ${def.id} would reach the network (${networkOrigins.join(', ') || 'a network tool'}), so it is not run now. Describe it as a step of your plan instead.` };
+  }
+  if (def.safety === 'destructive' || network) return { kind: 'ask', rememberable: false };
+  if (caller === 'user') return unverifiedGuiInput ? { kind: 'ask', rememberable: false } : { kind: 'run', decision: 'user_action' };
   if (def.safety === 'read') return askForReads ? { kind: 'ask', rememberable: true } : { kind: 'run', decision: 'not_needed' };
   if (granted) return { kind: 'run', decision: 'granted' };
   if (mode === 'auto') return { kind: 'run', decision: 'auto' };

@@ -70,6 +70,8 @@ function setup() {
     audit: (e) => audit.push(e),
     snapshot: (i) => snapshots.push(i.toolId),
     loadProduced: async (r) => r.name ?? r.path,
+    privatePaths: { isPrivate: () => false },
+    openEgress: () => () => undefined,
   });
   return { broker, announced, dispatcher, audit, snapshots };
 }
@@ -164,6 +166,8 @@ describe('ToolDispatcher rules of the tool layer', () => {
       audit: (e) => audit.push(e),
       snapshot: () => undefined,
       loadProduced: async (r) => `loaded:${r.name}`,
+      privatePaths: { isPrivate: () => false },
+      openEgress: () => () => undefined,
     });
     return { registry, dispatcher, broker, announced, audit };
   }

@@ -6,6 +6,7 @@ import type { Caller, LoadLayerRequest, ToolDefinition } from '../../src-shared/
 import type { NewAuditEntry } from '../store/auditRepo.js';
 import type { ApprovalBroker } from './approvalBroker.js';
 import { decideApproval, type PolicyDecision } from './approvalPolicy.js';
+import { assessCall, type CallCapabilities, type PrivatePathCheck } from './callCapabilities.js';
 import { Semaphore } from './semaphore.js';
 import type { RegisteredTool, ToolRegistry } from './toolRegistry.js';
 
@@ -42,6 +43,10 @@ export interface DispatcherHooks {
   snapshot(info: { runId: string | null; conversationId: string | null; toolId: string; summary: string }): void;
   /** Loads a produced layer; returns its name in the project. */
   loadProduced(request: LoadLayerRequest): Promise<string>;
+  /** The app's own files, which no source parameter may name. */
+  privatePaths: PrivatePathCheck;
+  /** Opens the egress gate to these origins while an approved network call runs; returns the closer. */
+  openEgress(origins: readonly string[]): () => void;
 }
 
 /**
@@ -74,6 +79,9 @@ export class ToolDispatcher {
       return this.finish(req, tool, parsed.args, 'refused', 'policy', toolError('not_allowed', `${def.id} runs once per session and has already run.`, false));
     }
 
+    // Sources are judged before `prepare`, which may already open them.
+    const early = assessCall(def, parsed.args, this.hooks.privatePaths);
+    if (!early.ok) return this.finish(req, tool, parsed.args, 'refused', 'policy', early.error);
     const ctxBase = { handles: pickHandles(this.handles, def.handles), caller: req.caller, signal: req.signal };
     let args = parsed.args;
     let preview: Record<string, string | number | boolean | null> | undefined;
@@ -86,11 +94,24 @@ export class ToolDispatcher {
         return this.finish(req, tool, args, 'refused', 'system', failureOf(def, err));
       }
     }
+    // …and again after it, since what it returns is what runs.
+    const assessed = assessCall(def, args, this.hooks.privatePaths);
+    if (!assessed.ok) return this.finish(req, tool, args, 'refused', 'policy', assessed.error);
+    const caps: CallCapabilities = assessed.caps;
     const summary = safeSummary(tool, args);
     req.onValidated?.(tool, args, summary);
 
     const { mode, askForReads } = this.hooks.policy();
-    const policy: PolicyDecision = decideApproval({ def, caller: req.caller, mode, askForReads, granted: this.approvals.isGranted(def.id, tool.definitionHash) });
+    const unverifiedGuiInput = req.caller === 'user' && caps.carriesPathOrSql;
+    const policy: PolicyDecision = decideApproval({
+      def,
+      caller: req.caller,
+      mode,
+      askForReads,
+      granted: this.approvals.isGranted(def.id, tool.definitionHash),
+      networkOrigins: caps.networkOrigins,
+      unverifiedGuiInput,
+    });
     if (policy.kind === 'refuse') return this.finish(req, tool, args, 'refused', 'policy', toolError('not_allowed', policy.message, false));
     let decision: NewAuditEntry['decision'] = policy.kind === 'run' ? policy.decision : 'approved';
     let decidedBy: NewAuditEntry['decidedBy'] = policy.kind === 'run' ? (policy.decision === 'user_action' ? 'user' : 'policy') : 'user';
@@ -108,6 +129,8 @@ export class ToolDispatcher {
           args,
           rememberable: policy.rememberable,
           ...(preview ? { preview } : {}),
+          ...(caps.networkOrigins.length ? { network: caps.networkOrigins } : {}),
+          ...(unverifiedGuiInput ? { fromInterface: true } : {}),
         },
         tool.definitionHash,
         req.signal,
@@ -142,6 +165,8 @@ export class ToolDispatcher {
     const signal = timeout ? AbortSignal.any([req.signal, timeout.signal]) : req.signal;
     let result: ToolResult;
     let loadedLayers: string[] = [];
+    // Only an approved call reaches this line with network origins (the policy always asks).
+    const closeEgress = caps.networkOrigins.length ? this.hooks.openEgress(caps.networkOrigins) : null;
     try {
       const data = await def.execute(args as never, { ...ctxBase, signal, progress: (f: number, m: string) => req.onProgress?.(clamp01(f), m) } as never);
       loadedLayers = await this.loadProduced(data);
@@ -151,6 +176,7 @@ export class ToolDispatcher {
       else if (req.signal.aborted) result = toolError('cancelled', `${def.id} was stopped.`, false);
       else result = failureOf(def, err);
     } finally {
+      closeEgress?.();
       if (timer) clearTimeout(timer);
       release();
     }

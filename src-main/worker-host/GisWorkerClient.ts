@@ -1,6 +1,7 @@
 import { LayerInfo } from '../../src-shared/domain/layer.js';
 import { AlgorithmResult, WorkerRequest, WorkerToMain, type WorkerErrorCode, type WorkerResults } from '../gis-worker/protocol.js';
-import type { WorkerChannel, WorkerLauncher } from './launcher.js';
+import type { WorkerChannel, WorkerLauncher, WorkerSpawn } from './launcher.js';
+import { makeWorkerSpawn } from './workerSpawn.js';
 
 /** The worker process died (or had to be killed) with this request in flight. */
 export class WorkerCrashedError extends Error {
@@ -28,6 +29,8 @@ export interface GisWorkerClientOptions {
   cancelGraceMs?: number;
   /** How long a new worker may take to say `ready`. */
   startTimeoutMs?: number;
+  /** The worker's environment and folder; the default has a closed egress gate (no network at all). */
+  spawn?: WorkerSpawn & { dispose?(): void };
 }
 
 interface Worker {
@@ -64,6 +67,7 @@ export class GisWorkerClient {
   private version: string | null = null;
   private readonly cancelGraceMs: number;
   private readonly startTimeoutMs: number;
+  private readonly spawn: WorkerSpawn & { dispose?(): void };
 
   constructor(
     private readonly launch: WorkerLauncher,
@@ -71,6 +75,7 @@ export class GisWorkerClient {
   ) {
     this.cancelGraceMs = options.cancelGraceMs ?? 1000;
     this.startTimeoutMs = options.startTimeoutMs ?? 30_000;
+    this.spawn = options.spawn ?? makeWorkerSpawn();
   }
 
   /** GDAL's version as reported by the running worker; null before the first start. */
@@ -122,6 +127,8 @@ export class GisWorkerClient {
     this.worker = null;
     if (worker) this.retire(worker);
     for (const p of [...this.pending.values()]) this.fail(p, new Error('The GIS worker has been shut down'));
+    if (worker) worker.channel.onExit(() => this.spawn.dispose?.());
+    else this.spawn.dispose?.();
   }
 
   private ensureWorker(): Worker {
@@ -130,7 +137,7 @@ export class GisWorkerClient {
   }
 
   private start(): Worker {
-    const channel = this.launch();
+    const channel = this.launch(this.spawn);
     const worker: Worker = { channel, ready: false, outbox: [], gone: false, startTimer: null };
     worker.startTimer = setTimeout(() => {
       this.lose(worker, `did not become ready within ${formatMs(this.startTimeoutMs)}`);

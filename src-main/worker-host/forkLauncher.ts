@@ -1,5 +1,16 @@
 import { fork } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { WorkerChannel, WorkerLauncher } from './launcher.js';
+
+/** A package's ESM entry, resolved from the current folder (tests and benches run in the checkout). */
+function resolveFromHere(specifier: string): string {
+  const req = createRequire(join(process.cwd(), 'package.json'));
+  const pkgJson = req.resolve(`${specifier}/package.json`);
+  const exported = (req(pkgJson) as { exports?: { '.'?: unknown } }).exports?.['.'];
+  return typeof exported === 'string' ? pathToFileURL(join(pkgJson, '..', exported)).href : specifier;
+}
 
 /**
  * Starts the GIS worker with `child_process.fork` (web host and tests). `advanced`
@@ -8,10 +19,14 @@ import type { WorkerChannel, WorkerLauncher } from './launcher.js';
  * visible for diagnosis, and nothing the worker prints can corrupt main's stdout.
  */
 export function forkLauncher(entryPath: string, execArgv: string[] = []): WorkerLauncher {
-  return () => {
+  // The worker runs in a private folder, where a bare `--import tsx` would not resolve.
+  const args = execArgv.map((arg, i) => (execArgv[i - 1] === '--import' && !/^(\.|\/|file:)/.test(arg) ? resolveFromHere(arg) : arg));
+  return (spawn) => {
     const child = fork(entryPath, [], {
       serialization: 'advanced',
-      execArgv,
+      execArgv: args,
+      env: spawn.env,
+      cwd: spawn.cwd,
       stdio: ['ignore', 2, 2, 'ipc'],
     });
 

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fixture, gdalCli, makeTempDir, REPO_ROOT, skipReason } from '../gis-worker/testSupport.js';
+import { makeWorkerSpawn } from './workerSpawn.js';
 import { forkLauncher } from './forkLauncher.js';
 import { GisWorkerClient, WorkerCrashedError, WorkerRequestError } from './GisWorkerClient.js';
 
@@ -122,7 +123,7 @@ describe('GIS worker process', { skip: skipReason }, () => {
 
 describe('GIS worker process, raw protocol', { skip: skipReason }, () => {
   test('malformed and unknown messages are answered or ignored, never fatal', async () => {
-    const channel = forkLauncher(ENTRY, ['--import', 'tsx'])();
+    const channel = forkLauncher(ENTRY, ['--import', 'tsx'])(makeWorkerSpawn());
     const inbox: Record<string, unknown>[] = [];
     let wake: (() => void) | null = null;
     channel.onMessage((m) => {

@@ -12,4 +12,14 @@ export interface WorkerChannel {
   readonly pid: number | undefined;
 }
 
-export type WorkerLauncher = () => WorkerChannel;
+/**
+ * How the worker process is set up: its whole environment (the egress gate's proxy settings,
+ * the drivers it may not load) and a private working folder, so nothing GDAL writes by
+ * default (caches, temporary files) lands in the checkout or beside a person's data.
+ */
+export interface WorkerSpawn {
+  env: Record<string, string>;
+  cwd: string;
+}
+
+export type WorkerLauncher = (spawn: WorkerSpawn) => WorkerChannel;

@@ -75,6 +75,17 @@ function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: n
       </header>
       <div className="approval-dialog__body">
         <p className="approval-dialog__summary">{request.summary}</p>
+        {request.network && request.network.length > 0 && (
+          <div className="approval-dialog__network" role="note" data-testid="approval-network">
+            Connects to the network: {request.network.map((origin) => <code key={origin}>{origin}</code>)} — only during this call, and never
+            remembered.
+          </div>
+        )}
+        {request.fromInterface && (
+          <div className="approval-dialog__network" role="note">
+            This path or SQL came from the interface, not from a file dialog: check it before approving.
+          </div>
+        )}
         {request.preview && <ApprovalPreview preview={request.preview} />}
         <p className="approval-dialog__description">{request.description}</p>
         <div className="approval-dialog__label">

@@ -68,6 +68,10 @@ export const ApprovalRequest = z.object({
   wireName: z.string().optional(),
   /** Facts about the effect: which layer, how many features, CRS, where the output goes. */
   preview: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
+  /** Origins the call will connect to (a network call): the egress gate opens them only while it runs. */
+  network: z.array(z.string()).optional(),
+  /** Why this GUI action asks: a path or SQL text came from the renderer. */
+  fromInterface: z.boolean().optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 

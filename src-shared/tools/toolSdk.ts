@@ -54,7 +54,10 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, H extends Handl
   safety: Safety;
   network?: boolean;
   caller?: CallerPolicy;
-  /** false: an internal tool, not listed in the GUI. */
+  /**
+   * true: the GUI may run this tool as the person (`entries/trigger`). The renderer is trusted
+   * less than main, so every other tool is refused from there.
+   */
   userVisible?: boolean;
   timeoutMs?: number;
   /** At most this many calls of this tool at once. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sourceParam } from '../../src-shared/security/paramCapabilities.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { callWorker } from './workerCall.js';
 
@@ -16,7 +17,7 @@ export const describePath = defineTool({
     'feature count, CRS and fields, or the raster size, bands and CRS. For a folder returns its GIS files one ' +
     'level deep (shapefile side files folded into the .shp), each described briefly, plus subfolder names; long ' +
     "folders are capped (truncated: true). Load what you need with layers_load, using 'path|layername=NAME' for one layer.",
-  input: z.object({ path: z.string().min(1).describe('Absolute path of a file or folder') }),
+  input: z.object({ path: sourceParam('Absolute path of a file or folder (a URL reaches the network and is asked for)') }),
   safety: 'read',
   exec: 'worker',
   handles: ['gdal'],

@@ -4,6 +4,7 @@ import { defaultLayerName, parseSource } from '../../src-shared/domain/source.js
 import { defaultRasterStyle, defaultVectorStyle } from '../../src-shared/style/styleModel.js';
 import type { Handles } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
+import { sourceParam } from '../../src-shared/security/paramCapabilities.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { layerSummary } from './findLayer.js';
 
@@ -60,11 +61,12 @@ export const loadLayer = defineTool({
     'Returns the new layer (id, name, kind, CRS, geometry type, feature count, extent) and other_sublayers; use its ' +
     'id with layers_zoom_to, layers_set_opacity or inspect_layer_info.',
   input: z.object({
-    path: z.string().min(1).describe("Absolute path of the file, optionally with '|layername=NAME' for one layer of a multi-layer file"),
+    path: sourceParam("Absolute path of the file, optionally with '|layername=NAME' for one layer of a multi-layer file; an http(s) URL or /vsicurl/ path reaches the network and is asked for every time"),
     name: z.string().min(1).max(120).optional().describe('Name shown in the layer list; defaults to the file or sublayer name (made unique)'),
     all_sublayers: z.boolean().default(false).describe('Load every non-empty layer of a multi-layer file, each under its own name'),
   }),
   safety: 'write',
+  userVisible: true,
   exec: 'main',
   handles: ['project', 'gdal'],
   summary: (a) => `Load ${a.path}${a.all_sublayers ? ' (all layers)' : ''}${a.name ? ` as '${a.name}'` : ''}`,

@@ -16,6 +16,7 @@ export const moveLayer = defineTool({
     direction: z.enum(['up', 'down', 'top', 'bottom']).describe('up = drawn above its neighbour; top = drawn above all'),
   }),
   safety: 'write',
+  userVisible: true,
   exec: 'main',
   handles: ['project'],
   summary: (a) => `Move layer ${a.layer} ${a.direction === 'top' || a.direction === 'bottom' ? `to the ${a.direction}` : a.direction}`,

@@ -13,6 +13,7 @@ export const removeLayer = defineTool({
     'and the layers that remain.',
   input: z.object({ layer: z.string().min(1).describe('Layer id or exact name') }),
   safety: 'write',
+  userVisible: true,
   exec: 'main',
   handles: ['project'],
   summary: (a) => `Remove layer ${a.layer}`,

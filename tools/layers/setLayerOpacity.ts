@@ -14,6 +14,7 @@ export const setLayerOpacity = defineTool({
     opacity: z.number().min(0).max(1).describe('0 = transparent, 1 = opaque'),
   }),
   safety: 'write',
+  userVisible: true,
   exec: 'main',
   handles: ['project'],
   summary: (a) => `Set opacity of ${a.layer} to ${Math.round(a.opacity * 100)} %`,

@@ -14,6 +14,7 @@ export const setLayerVisibility = defineTool({
     visible: z.boolean().describe('true to show the layer, false to hide it'),
   }),
   safety: 'write',
+  userVisible: true,
   exec: 'main',
   handles: ['project'],
   summary: (a) => `${a.visible ? 'Show' : 'Hide'} layer ${a.layer}`,

@@ -14,6 +14,7 @@ export const zoomToLayer = defineTool({
     'Returns the extent zoomed to as [west, south, east, north] in degrees.',
   input: z.object({ layer: z.string().min(1).describe('Layer id or exact name') }),
   safety: 'read',
+  userVisible: true,
   exec: 'main',
   handles: ['project', 'map'],
   summary: (a) => `Zoom to ${a.layer}`,

@@ -2,6 +2,7 @@ import type { BBox } from '../../../src-shared/domain/layer.js';
 import { parseSource } from '../../../src-shared/domain/source.js';
 import { clipRaster as spec } from '../../../src-shared/processing/rasterAlgorithms.js';
 import { transformBBox } from '../crs.js';
+import { parseUserCrs } from '../inspect/userCrs.js';
 import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
 import { gdal } from '../gdal.js';
 import { extentFromGeoTransform } from '../rasterGeoref.js';
@@ -31,7 +32,7 @@ async function clipToBBox(input: RasterInput, bbox: BBox, bboxCrs: string | unde
   let box = bbox;
   if (bboxCrs) {
     if (!srs) throw new BadInputError(`${input.path} has no CRS, so a bbox in ${bboxCrs} cannot be placed on it; give the bbox in its own coordinates`);
-    const from = gdal.SpatialReference.fromUserInput(bboxCrs);
+    const from = parseUserCrs(bboxCrs, 'bbox CRS');
     if (!from.isSame(srs)) {
       const t = transformBBox(bbox, from, srs);
       if (!t) throw new BadInputError(`The bbox cannot be transformed from ${bboxCrs} to the raster's CRS`);

@@ -8,6 +8,7 @@ import { geometryTypeName } from '../geometryType.js';
 import { layerSrs } from '../layerSrs.js';
 import { CSV_OPEN_OPTIONS, rasterTables } from '../openSource.js';
 import { rasterGeoref } from '../rasterGeoref.js';
+import { guardSource } from '../sourceGuard.js';
 import { resolveDelimitedSource } from './tableSource.js';
 
 /** Extensions of files GDAL reads as a dataset of their own (sidecars such as .dbf/.prj are not). */
@@ -50,6 +51,7 @@ const DELIMITED = /\.(csv|tsv)$/i;
 
 /** Opens a file read-only the way openSource would (CSV with its options and cleaning). */
 async function openAny(path: string): Promise<{ ds: Dataset; notes: string[] }> {
+  guardSource(path);
   if (DELIMITED.test(path)) {
     const table = await resolveDelimitedSource(path);
     return { ds: gdal.drivers.get('CSV').open(table.gdalPath, 'r', CSV_OPEN_OPTIONS), notes: table.notes };
@@ -127,6 +129,7 @@ function reasonSuffix(err: unknown, path: string): string {
  * their .shp), subfolders by name, each file described up to a cap.
  */
 export async function describePath(path: string, signal: AbortSignal): Promise<Record<string, unknown>> {
+  guardSource(path);
   let st;
   try {
     st = await stat(path);

@@ -1,5 +1,6 @@
 import type { SpatialReference } from 'gdal-async';
 import { BadInputError } from '../errors.js';
+import { crsTextProblem } from '../../../src-shared/security/crsText.js';
 import { gdal } from '../gdal.js';
 
 /**
@@ -9,6 +10,10 @@ import { gdal } from '../gdal.js';
  */
 export function parseUserCrs(input: string, what = 'CRS'): SpatialReference {
   const text = input.trim();
+  // GDAL's user-input parser also reads a file or fetches a URL named in its place: only
+  // codes, WKT and PROJ strings are a CRS here.
+  const problem = crsTextProblem(text);
+  if (problem) throw new BadInputError(`Not accepted as a ${what}: ${problem}. Give an EPSG code such as EPSG:4326.`);
   const normalised = /^\d{4,6}$/.test(text) ? `EPSG:${text}` : text;
   try {
     return gdal.SpatialReference.fromUserInput(normalised);

@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { extname, join } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Emit } from '../../../src-shared/bridge/contract.js';
@@ -38,7 +39,18 @@ export async function startWebServer(opts: {
   const token = randomBytes(24).toString('hex');
   let services: Services | null = null;
   const server = createServer((req, res) => {
-    void handleHttp(req, res).catch((err: unknown) => send(res, 500, 'text/plain', String(err)));
+    void handleHttp(req, res).catch((err: unknown) => {
+      // The page is seen by whoever opens it: it gets a generic text, stderr gets the detail.
+      logError(`HTTP ${req.method ?? '?'} failed`, err);
+      if (!res.headersSent) send(res, 500, 'text/plain', 'Internal error');
+      else res.destroy();
+    });
+  });
+  // A request Node cannot parse (garbage bytes, oversized headers) ends that connection only.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    if (err.code !== 'ECONNRESET') logError('bad HTTP request', err);
+    if (socket.writable) socket.write('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -55,7 +67,8 @@ export async function startWebServer(opts: {
   }
 
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const url = URL.canParse(req.url ?? '/', `http://127.0.0.1:${port}`) ? new URL(req.url ?? '/', `http://127.0.0.1:${port}`) : null;
+    if (!url) return send(res, 400, 'text/plain', 'Bad request');
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'Method not allowed');
     const path = url.pathname;
     if (path === '/' || path === '/index.html') {
@@ -72,7 +85,13 @@ export async function startWebServer(opts: {
     }
     if (/^\/(data|tiles|assets)\//.test(path)) {
       if (!hasToken(url)) return send(res, 403, 'text/plain', 'Missing or wrong token');
-      const answer = await services!.serveData(decodeURIComponent(path.slice(1)));
+      let dataPath: string;
+      try {
+        dataPath = decodeURIComponent(path.slice(1));
+      } catch {
+        return send(res, 400, 'text/plain', 'Bad request'); // malformed %-escape
+      }
+      const answer = await services!.serveData(dataPath);
       return send(res, answer.status, answer.contentType, answer.body);
     }
     return send(res, 404, 'text/plain', 'Not found');
@@ -81,13 +100,26 @@ export async function startWebServer(opts: {
   const wss = new WebSocketServer({
     server,
     path: WS_PATH,
+    // Bounds the memory one frame can take. The largest request is a chat message or a tool's
+    // arguments, far below 1 MiB; ws refuses a longer frame from its header (close 1009).
+    // permessage-deflate stays off (ws's default), so no compressed bomb gets past this.
     maxPayload: 1 << 20,
     verifyClient: ({ origin, req }: { origin: string; req: IncomingMessage }) => {
-      const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-      return origins.has(origin) && hasToken(url);
+      // A throw here would escape ws's 'upgrade' listener and end the process.
+      if (!URL.canParse(req.url ?? '/', `http://127.0.0.1:${port}`)) return false;
+      return origins.has(origin) && hasToken(new URL(req.url ?? '/', `http://127.0.0.1:${port}`));
     },
   });
-  wss.on('connection', (socket) => attachSocket(socket, services!));
+  // ws re-emits the HTTP server's errors here; an 'error' without a listener would throw.
+  wss.on('error', (err) => logError('bridge server error', err));
+  wss.on('connection', (socket) => {
+    try {
+      attachSocket(socket, services!);
+    } catch (err) {
+      logError('bridge connection failed', err);
+      socket.terminate();
+    }
+  });
 
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
@@ -104,26 +136,93 @@ export async function startWebServer(opts: {
   };
 }
 
+/**
+ * One renderer connection. Nothing a peer sends may end the process: ws reports protocol
+ * violations (bad UTF-8, opcode, RSV bits, unmasked or oversized frames, bad close codes) as
+ * an 'error' on the socket and closes it itself, and an 'error' with no listener would throw.
+ * Frames that are not a request envelope close the socket with 1003; a well-formed request
+ * for an unknown method or with bad params gets an error response from `Services.invoke`.
+ */
 function attachSocket(socket: WebSocket, services: Services): void {
-  const write = (frame: WsServerFrame) => {
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
-  };
-  const emit: Emit = (name, payload) => write({ type: 'event', name, payload });
-  const disconnect = services.connect(emit);
-  socket.on('close', disconnect);
-  socket.on('message', (data) => {
-    let frame: WsClientFrame;
+  socket.on('error', (err) => logError('bridge socket closed on error', err));
+  const write = (frame: WsServerFrame): boolean => {
+    if (socket.readyState !== socket.OPEN) return true;
+    let text: string;
     try {
-      frame = WsClientFrame.parse(JSON.parse(String(data)));
-    } catch {
+      text = JSON.stringify(frame);
+    } catch (err) {
+      logError('bridge frame could not be serialised', err);
+      return false;
+    }
+    socket.send(text);
+    return true;
+  };
+  const emit: Emit = (name, payload) => void write({ type: 'event', name, payload });
+  const disconnect = services.connect(emit);
+  socket.on('close', () => {
+    try {
+      disconnect();
+    } catch (err) {
+      logError('bridge disconnect failed', err);
+    }
+  });
+  socket.on('message', (data, isBinary) => {
+    // A throw here would escape through ws's socket 'data' listener and end the process.
+    try {
+      onMessage(data, isBinary);
+    } catch (err) {
+      logError('bridge message failed', err);
+      socket.close(1011, 'Internal error');
+    }
+  });
+
+  function onMessage(data: WebSocket.RawData, isBinary: boolean): void {
+    const frame = isBinary ? null : parseFrame(data);
+    if (!frame) {
       socket.close(1003, 'Malformed frame');
       return;
     }
-    services.invoke(frame.method, frame.params).then(
-      (result) => write({ type: 'response', id: frame.id, ok: true, result }),
-      (err: unknown) => write({ type: 'response', id: frame.id, ok: false, error: err instanceof Error ? err.message : String(err) }),
-    );
-  });
+    const { id } = frame;
+    // Promise.resolve().then also turns a synchronous throw of invoke into a rejection.
+    Promise.resolve()
+      .then(() => services.invoke(frame.method, frame.params))
+      .then(
+        (result) => {
+          if (!write({ type: 'response', id, ok: true, result })) write({ type: 'response', id, ok: false, error: 'Internal error' });
+        },
+        (err: unknown) => write({ type: 'response', id, ok: false, error: err instanceof Error ? err.message : String(err) }),
+      )
+      .catch((err: unknown) => logError('bridge response failed', err));
+  }
+}
+
+function parseFrame(data: WebSocket.RawData): WsClientFrame | null {
+  const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+  const text = bytes.toString('utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const parsed = WsClientFrame.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}
+
+/** One short stderr line: the error's code or first message line, without file paths or stack. */
+function logError(what: string, err: unknown): void {
+  let detail = 'unknown error';
+  try {
+    const code = (err as { code?: unknown } | null)?.code;
+    const message = err instanceof Error ? err.message : String(err);
+    const line = message.split('\n')[0] ?? '';
+    detail = typeof code === 'string' && !line.startsWith(code) ? `${code}: ${line}` : line;
+  } catch {
+    // An object whose toString throws: keep 'unknown error'.
+  }
+  // A path starts a word: '/home/…', 'C:\…'; 'HTTP/1.1' or 'app/info' are left alone.
+  const safe = detail.replace(/(?<![\w.])(?:[A-Za-z]:)?[\\/][^\s'"`]*/g, '<path>').slice(0, 200);
+  process.stderr.write(`Mapwright web host: ${what}: ${safe}\n`);
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string | Uint8Array): void {
