@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import type { Handles } from '../../src-shared/tools/handles.js';
+import { sourceParam } from '../../src-shared/security/paramCapabilities.js';
 import { defineTool, type ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { builtInTools } from '../../tools/index.js';
 import type { NewAuditEntry } from '../store/auditRepo.js';
@@ -257,5 +258,65 @@ describe('ToolDispatcher rules of the tool layer', () => {
         ['test.user_only', 'user', 'user_action', 'ok', null],
       ],
     );
+  });
+});
+
+describe('dispatcher: sources are judged below the tools', () => {
+  const opened: string[][] = [];
+  let prepared = 0;
+  const reader = defineTool({
+    id: 'test.read_source',
+    version: '1',
+    group: 'test',
+    icon: 'cog',
+    title: 'Read source',
+    description: 'Reads a source.',
+    input: z.object({ path: sourceParam('a path') }),
+    safety: 'read',
+    exec: 'main',
+    handles: [],
+    summary: (a) => `read ${a.path}`,
+    prepare: async (a) => {
+      prepared++;
+      return { args: a };
+    },
+    execute: async () => ({ open: opened.at(-1) ?? null }),
+  });
+  function host() {
+    const requests: { network?: string[]; rememberable: boolean }[] = [];
+    const broker = new ApprovalBroker((r) => requests.push(r), () => undefined);
+    const dispatcher = new ToolDispatcher(new ToolRegistry([reader]), handles, broker, {
+      policy: () => ({ mode: 'auto', askForReads: false }),
+      audit: () => undefined,
+      snapshot: () => undefined,
+      loadProduced: async (r) => r.path,
+      privatePaths: { isPrivate: (p) => p.startsWith('/home/me/.config/Mapwright') },
+      openEgress: (origins) => {
+        opened.push([...origins]);
+        return () => opened.push([]);
+      },
+    });
+    return { dispatcher, broker, requests };
+  }
+
+  it('refuses the app’s own files before prepare runs', async () => {
+    const { dispatcher } = host();
+    const before = prepared;
+    const out = await dispatcher.dispatch(call('test_read_source', { path: '/home/me/.config/Mapwright/mapwright.sqlite' }));
+    assert.equal(out.result.ok ? null : out.result.error.code, 'not_allowed');
+    assert.equal(prepared, before);
+  });
+
+  it('asks for a network read even in Auto mode, and opens the gate only while it runs', async () => {
+    const { dispatcher, broker, requests } = host();
+    const pending = dispatcher.dispatch(call('test_read_source', { path: '/vsicurl/https://example.org/a.tif' }));
+    while (!requests.length) await new Promise((r) => setImmediate(r));
+    assert.deepEqual(requests[0]!.network, ['https://example.org:443']);
+    assert.equal(requests[0]!.rememberable, false);
+    assert.deepEqual(opened, [], 'nothing is open while the dialog waits');
+    broker.decide(broker.list()[0]!.id, 'approve', false);
+    const out = await pending;
+    assert.deepEqual(out.result.ok && out.result.data, { open: ['https://example.org:443'] });
+    assert.deepEqual(opened.at(-1), [], 'closed after the call');
   });
 });

@@ -1,28 +1,17 @@
 /**
- * The expressions of select_by_attribute and field_calculator: SQLite-dialect expressions that
- * GDAL evaluates inside a SELECT the worker builds. Only an expression may pass — no statement,
- * no sub-query, no comment, no function outside the list below (SpatiaLite also has functions
- * that read and write files) — and every identifier is rewritten as a quoted field name, so
- * the text is safe to splice into SQL. Checked twice: in `prepare` (syntax, before the approval
- * dialog) and in the worker (against the layer's real field names).
+ * The expressions of select_by_attribute and field_calculator — SQLite-dialect expressions that
+ * GDAL evaluates inside a SELECT the worker builds — and the attribute filter (`where`) of
+ * inspect_query_features. Only an expression may pass — no statement, no sub-query, no comment,
+ * no function outside the scalar part of the allow-list in src-shared/sql/sqlFunctions.ts
+ * (GDAL and SpatiaLite also register functions that read files, open datasources or reach the
+ * network) — and the text is rewritten from its tokens: every identifier becomes a quoted field
+ * name and every call a bare allowed function name, so what was checked is exactly what runs.
+ * Checked twice: in `prepare` (syntax and functions, before the approval dialog) and in the
+ * worker (against the layer's real field names).
  */
 
-/** Scalar functions an expression may call, by lower-case name. Aggregates are left out on purpose. */
-const FUNCTIONS = new Set([
-  // SQLite core
-  'abs', 'coalesce', 'ifnull', 'iif', 'nullif', 'instr', 'length', 'lower', 'upper', 'ltrim', 'rtrim', 'trim',
-  'replace', 'round', 'substr', 'substring', 'printf', 'format', 'typeof', 'hex', 'unicode', 'char', 'like', 'glob',
-  'date', 'time', 'datetime', 'julianday', 'strftime', 'min', 'max',
-  // SpatiaLite math
-  'acos', 'asin', 'atan', 'atan2', 'ceil', 'ceiling', 'cos', 'cot', 'degrees', 'exp', 'floor', 'ln', 'log', 'log10',
-  'log2', 'mod', 'pi', 'pow', 'power', 'radians', 'sign', 'sin', 'sqrt', 'square', 'tan',
-  // SpatiaLite geometry: measures and simple accessors
-  'st_area', 'st_length', 'st_perimeter', 'st_x', 'st_y', 'st_z', 'st_centroid', 'st_pointonsurface', 'st_transform',
-  'st_numpoints', 'st_npoints', 'st_numgeometries', 'st_numinteriorrings', 'st_geometrytype', 'geometrytype',
-  'st_isvalid', 'st_isempty', 'st_minx', 'st_maxx', 'st_miny', 'st_maxy', 'st_srid', 'st_astext', 'astext',
-  'st_envelope', 'st_convexhull', 'st_buffer', 'st_simplify', 'st_distance', 'geodesiclength', 'greatcirclelength',
-  'st_dimension', 'st_startpoint', 'st_endpoint',
-]);
+import { AGGREGATE_WHEN_ONE_ARGUMENT, functionRefusal, isAllowedFunction } from '../sql/sqlFunctions.js';
+
 
 /** Keywords an expression may contain; everything else that is a word must be a field or a function. */
 const KEYWORDS = new Set([
@@ -30,8 +19,15 @@ const KEYWORDS = new Set([
   'as', 'integer', 'real', 'text', 'numeric', 'true', 'false', 'escape', 'collate', 'nocase',
 ]);
 
-/** Functions SQLite treats as aggregates when called with one argument. */
-const AGGREGATE_WITH_ONE_ARG = new Set(['min', 'max']);
+/**
+ * SQLite's reserved words among them: never a function name, so one may stand before '('
+ * (`IN (…)`, `CAST (…)`, `NOT (…)`). Any other word before '(' — a non-reserved keyword such as
+ * like or true, a field name, a quoted name — is a call, and must be an allowed function.
+ */
+const RESERVED = new Set(['and', 'or', 'not', 'is', 'null', 'between', 'in', 'case', 'when', 'then', 'else', 'cast', 'as', 'escape', 'collate']);
+
+/** Type names of CAST (x AS type): `AS NUMERIC(10)` is a type, not a call. */
+const TYPE_NAMES = new Set(['integer', 'real', 'text', 'numeric', 'blob']);
 
 export type Token =
   | { kind: 'string'; text: string }
@@ -112,6 +108,34 @@ export interface CheckedExpression {
  * them (case-insensitively) or `geom`, the geometry; without, only the syntax is checked.
  */
 export function checkExpression(expr: string, fields?: readonly string[]): CheckedExpression {
+  return check(expr, { fields, geometry: 'geom', keywords: KEYWORDS });
+}
+
+/** OGR SQL's case-insensitive LIKE, valid in a where filter of the non-SQLite drivers. */
+const WHERE_KEYWORDS = new Set([...KEYWORDS, 'ilike']);
+
+/**
+ * Checks an attribute filter (the `where` of inspect_query_features), which GDAL hands to OGR
+ * SQL or — for GeoPackage and SQLite sources — to SQLite, where GDAL's and SpatiaLite's file
+ * and network functions exist too. The same rules as checkExpression; with `fields`, each name
+ * must be a field or one of `specialNames` (FID, the geometry column…), case-insensitively.
+ */
+export function checkWhere(where: string, fields?: readonly string[], specialNames: readonly string[] = []): CheckedExpression {
+  return check(where, { fields: fields ? [...fields, ...specialNames] : undefined, geometry: null, keywords: WHERE_KEYWORDS });
+}
+
+interface CheckOptions {
+  fields: readonly string[] | undefined;
+  /** A name written bare for the geometry (expressions: geom), or null. */
+  geometry: string | null;
+  keywords: ReadonlySet<string>;
+}
+
+function asciiLowerCase(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+function check(expr: string, options: CheckOptions): CheckedExpression {
   if (!expr.trim()) throw new ExpressionError('the expression is empty');
   const tokens = tokenize(expr);
   const out: string[] = [];
@@ -121,28 +145,34 @@ export function checkExpression(expr: string, fields?: readonly string[]): Check
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k]!;
     const next = tokens[k + 1];
+    const prev = tokens[k - 1];
     if (t.kind === 'op') {
       if (t.text === '(') depth++;
       if (t.text === ')' && --depth < 0) throw new ExpressionError("unbalanced ')'");
       out.push(t.text);
     } else if (t.kind === 'string' || t.kind === 'number') {
+      if (next?.kind === 'op' && next.text === '(') throw new ExpressionError(`${t.text} cannot be called: only a function name can stand before '('`);
       out.push(t.text);
     } else {
-      const lower = t.text.toLowerCase();
-      const isCall = !t.quoted && next?.kind === 'op' && next.text === '(';
-      if (!t.quoted && KEYWORDS.has(lower)) {
-        out.push(lower.toUpperCase());
-      } else if (isCall) {
-        if (!FUNCTIONS.has(lower)) throw new ExpressionError(`function ${t.text}() is not allowed; allowed: ${[...FUNCTIONS].sort().join(', ')}`);
-        if (AGGREGATE_WITH_ONE_ARG.has(lower) && argumentCount(tokens, k + 1) < 2) {
+      const lower = asciiLowerCase(t.text);
+      const beforeParen = next?.kind === 'op' && next.text === '(';
+      const keyword = !t.quoted && options.keywords.has(lower);
+      // SQLite calls whatever name stands before '(' — a quoted one or a non-reserved keyword too.
+      const typeName = keyword && TYPE_NAMES.has(lower) && prev?.kind === 'word' && !prev.quoted && asciiLowerCase(prev.text) === 'as';
+      const isCall = beforeParen && !(keyword && (RESERVED.has(lower) || typeName));
+      if (isCall) {
+        if (!isAllowedFunction(t.text, 'expression')) throw new ExpressionError(`function ${functionRefusal(t.text, 'expression')}`);
+        if (AGGREGATE_WHEN_ONE_ARGUMENT.has(lower) && argumentCount(tokens, k + 1) < 2) {
           throw new ExpressionError(`${t.text}() needs at least two arguments here (it compares values within one feature)`);
         }
         functionsUsed.add(lower);
         out.push(lower);
-      } else if (lower === 'select' || lower === 'from' || lower === 'attach' || lower === 'pragma') {
+      } else if (keyword) {
+        out.push(lower.toUpperCase());
+      } else if (!t.quoted && (lower === 'select' || lower === 'from' || lower === 'attach' || lower === 'pragma')) {
         throw new ExpressionError(`'${t.text}' is not allowed: give an expression, not a query`);
       } else {
-        out.push(resolveField(t.text, fields, fieldsUsed));
+        out.push(resolveField(t.text, options, fieldsUsed));
       }
     }
   }
@@ -150,12 +180,14 @@ export function checkExpression(expr: string, fields?: readonly string[]): Check
   return { sql: out.join(' '), fieldsUsed: [...fieldsUsed], functionsUsed: [...functionsUsed] };
 }
 
-function resolveField(name: string, fields: readonly string[] | undefined, used: Set<string>): string {
+function resolveField(name: string, options: CheckOptions, used: Set<string>): string {
+  const { fields, geometry } = options;
   if (!fields) return quoteIdentifier(name);
-  if (name.toLowerCase() === 'geom') return 'geom';
-  const real = fields.find((f) => f === name) ?? fields.find((f) => f.toLowerCase() === name.toLowerCase());
+  if (geometry && asciiLowerCase(name) === geometry) return geometry;
+  const real = fields.find((f) => f === name) ?? fields.find((f) => asciiLowerCase(f) === asciiLowerCase(name));
   if (!real) {
-    throw new ExpressionError(`no field '${name}'; fields: ${fields.join(', ') || '(none)'}; the geometry is geom; quote text values with single quotes`);
+    const geom = geometry ? `; the geometry is ${geometry}` : '';
+    throw new ExpressionError(`no field '${name}'; fields: ${fields.join(', ') || '(none)'}${geom}; quote text values with single quotes`);
   }
   used.add(real);
   return quoteIdentifier(real);
@@ -185,8 +217,17 @@ function argumentCount(tokens: Token[], open: number): number {
 
 /** A zod-friendly check of the syntax alone: the message, or null when the expression is fine. */
 export function expressionSyntaxProblem(expr: string): string | null {
+  return problem(() => checkExpression(expr));
+}
+
+/** The same for an attribute filter (syntax and functions; the fields are checked in the worker). */
+export function whereSyntaxProblem(where: string): string | null {
+  return problem(() => checkWhere(where));
+}
+
+function problem(fn: () => unknown): string | null {
   try {
-    checkExpression(expr);
+    fn();
     return null;
   } catch (err) {
     if (err instanceof ExpressionError) return err.message;

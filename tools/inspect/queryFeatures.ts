@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BBox } from '../../src-shared/domain/layer.js';
+import { whereSyntaxProblem } from '../../src-shared/processing/sqlExpression.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { findLayer } from '../layers/findLayer.js';
@@ -58,6 +59,18 @@ export const queryFeatures = defineTool({
       throw new ToolFailure('invalid_params', `'${layer.name}' is a table without geometry: only 'where' can filter it.`, false);
     }
     if (args.where?.includes(';')) throw new ToolFailure('invalid_params', 'where must be one condition, without semicolons.', false);
+    // The filter reaches SQLite for GeoPackage/SQLite sources, where GDAL's and SpatiaLite's
+    // file and network functions exist: only allowed functions may be called (the worker also
+    // checks the field names).
+    const whereProblem = args.where ? whereSyntaxProblem(args.where) : null;
+    if (whereProblem) {
+      throw new ToolFailure(
+        'invalid_params',
+        `Invalid where: ${whereProblem}.`,
+        false,
+        `One condition over the layer's fields, e.g. "pop > 1000000 AND continent = 'Africa'"; fields: ${layer.info.fields.map((f) => f.name).join(', ') || 'see inspect_layer_info'}.`,
+      );
+    }
     const known = layer.info.fields.map((f) => f.name);
     const unknown = (args.fields ?? []).filter((f) => known.length > 0 && !known.includes(f));
     if (unknown.length) {

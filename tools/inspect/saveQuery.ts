@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
-import { projectTables, requireSelect } from './projectTables.js';
+import { projectTables } from './projectTables.js';
+import { requireQuery } from './sqlQuery.js';
 import { callWorker } from './workerCall.js';
 
 const Answer = z.object({ output: z.string(), featureCount: z.number(), notes: z.array(z.string()) });
@@ -30,7 +31,7 @@ export const saveQuery = defineTool({
   timeoutMs: 30 * 60_000,
   summary: (a) => `Save query as '${a.name}'${a.output_path ? ` → ${a.output_path}` : ''}`,
   async prepare(args, { handles }) {
-    const sql = requireSelect(args.sql);
+    const sql = requireQuery(args.sql, handles.project);
     if (handles.project.listLayers().some((l) => l.name === args.name)) {
       throw new ToolFailure('invalid_params', `A layer named '${args.name}' already exists.`, false, 'Choose another name.');
     }
@@ -42,7 +43,7 @@ export const saveQuery = defineTool({
     const answer = await callWorker(
       handles.gdal,
       'inspect.save_query',
-      { sql: requireSelect(args.sql), tables, output: `${args.output_path!}|layername=${args.name}` },
+      { sql: requireQuery(args.sql, handles.project), tables, output: `${args.output_path!}|layername=${args.name}` },
       Answer,
       { signal, progress, hint: 'Check table and column names (the message lists them); try the query with inspect_sql first.' },
     );

@@ -1,8 +1,29 @@
 import { z } from 'zod';
+import { checkQuery } from '../../src-shared/sql/checkQuery.js';
+import type { ProjectHandle } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
-import { projectTables, requireSelect } from './projectTables.js';
+import { projectTables } from './projectTables.js';
 import { callWorker } from './workerCall.js';
+
+/**
+ * The SQL tools' guard (src-shared/sql/checkQuery.ts) as a tool error the model can act on:
+ * one SELECT over the project's layers, allowed functions only. Returns the query to run
+ * (comments removed). The worker checks again.
+ */
+export function requireQuery(sql: string, project: ProjectHandle): string {
+  const names = projectTables(project).tables.map((t) => t.name);
+  const check = checkQuery(sql, { tables: names });
+  if (!check.ok) {
+    throw new ToolFailure(
+      'invalid_params',
+      check.reason,
+      false,
+      'Write a single SELECT … FROM "layer name" … over the project\'s layers (inspect_list_layers names them) with SQLite and SpatiaLite functions only; inspect_save_query keeps a result as a new layer.',
+    );
+  }
+  return check.sql;
+}
 
 const Answer = z.object({
   columns: z.array(z.string()),
@@ -27,7 +48,8 @@ export const sqlQuery = defineTool({
     'Runs one read-only SELECT over the project\'s vector layers and tables, each available as a table named ' +
     'after its layer (quote names with spaces: "my layer"). SQLite dialect with SpatiaLite functions ' +
     '(ST_Area, ST_Intersects, ST_Buffer, ST_Transform…); queries may join several layers and tables, aggregate ' +
-    'and sort. Sources are opened read-only and anything but a single SELECT is refused. Returns columns, rows ' +
+    'and sort. Sources are opened read-only; anything but a single SELECT over the project\'s layers is refused, and so ' +
+    'are functions that read files or reach the network (ogr_*, import/export, load_extension…). Returns columns, rows ' +
     '(at most limit, capped in size), returned, total_rows and truncated. To keep the result as a new layer use ' +
     'inspect_save_query with the same SQL.',
   input: z.object({
@@ -40,8 +62,8 @@ export const sqlQuery = defineTool({
   handles: ['project', 'gdal'],
   timeoutMs: 120_000,
   summary: (a) => `SQL: ${a.sql.length > 120 ? `${a.sql.slice(0, 117)}…` : a.sql}`,
-  async prepare(args) {
-    return { args: { ...args, sql: requireSelect(args.sql) } };
+  async prepare(args, { handles }) {
+    return { args: { ...args, sql: requireQuery(args.sql, handles.project) } };
   },
   async execute(args, { handles, signal }) {
     const { tables, notes } = projectTables(handles.project);
@@ -49,7 +71,7 @@ export const sqlQuery = defineTool({
     const answer = await callWorker(
       handles.gdal,
       'inspect.sql',
-      { sql: requireSelect(args.sql), tables, limit: args.limit, include_geometry: args.include_geometry, max_chars: MAX_CHARS },
+      { sql: requireQuery(args.sql, handles.project), tables, limit: args.limit, include_geometry: args.include_geometry, max_chars: MAX_CHARS },
       Answer,
       { signal, hint: 'Check table and column names (the message lists them); quote names with spaces in double quotes.' },
     );

@@ -3,10 +3,11 @@
  * transport: the `mapwright://app/` protocol for the renderer's files and data, IPC for the
  * bridge, a utility process for the GIS worker. Everything else is `createServices`.
  *
- * Trust: the window is sandboxed and isolated, may not leave `mapwright://app/`, open windows
- * or ask for permissions, and runs under a strict CSP; IPC answers only frames on the app.
+ * Trust (windowSecurity.ts): the window is sandboxed and isolated, may not leave
+ * `mapwright://app/`, open windows or get permissions, and runs under a strict CSP; IPC answers
+ * only the app's top frame.
  */
-import { app, BrowserWindow, dialog, net, protocol, safeStorage, session, type WebContents, type WebFrameMain } from 'electron';
+import { app, BrowserWindow, dialog, net, protocol, safeStorage, session } from 'electron';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createServices } from '../../composition/createServices.js';
@@ -17,37 +18,44 @@ import { contentSecurityPolicy } from '../contentSecurityPolicy.js';
 import { connectPushEvents, registerIpc } from './ipcRouter.js';
 import { electronSqliteBinding } from './nativeBindings.js';
 import { utilityLauncher } from './utilityLauncher.js';
+import {
+  APP_HOST,
+  APP_SCHEME,
+  APP_SCHEME_REGISTRATION,
+  APP_URL,
+  installSessionGuards,
+  installWindowGuards,
+  isTrustedFrame,
+  windowSecurityOptions,
+} from './windowSecurity.js';
 
-const SCHEME = 'mapwright';
-const APP_URL = `${SCHEME}://app/`;
 /** Path prefixes served by `services.serveData`; everything else is a built renderer file. */
 const DATA_ROUTES = ['data/', 'tiles/', 'assets/'];
 /** The web host's CSP; MapLibre fetches data and tiles from the app's own scheme. */
-const CSP = contentSecurityPolicy(`${SCHEME}:`);
+const CSP = contentSecurityPolicy(`${APP_SCHEME}:`);
 
 // This file runs as dist/main/electron-main.cjs (CommonJS, so __dirname exists): the app
 // root — the repository, or the packaged app — is two folders up.
 const appRoot = path.resolve(__dirname, '..', '..');
 const rendererDir = path.join(appRoot, 'dist', 'renderer');
 
-const isAppUrl = (url: string) => url.startsWith(APP_URL);
-const isTrustedSender = (frame: WebFrameMain) => isAppUrl(frame.url);
-
-// Privileges can only be granted before `ready`: standard + secure give the app a real origin
-// (so 'self', fetch and CORS work for MapLibre's tile and GeoJSON requests).
-protocol.registerSchemesAsPrivileged([
-  { scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true } },
-]);
+// Before `ready`: every renderer sandboxed whatever its webPreferences say; the scheme's
+// privileges (windowSecurity.ts says why these and no others).
+app.enableSandbox();
+protocol.registerSchemesAsPrivileged([APP_SCHEME_REGISTRATION]);
 
 // Both hosts keep projects in appDataDir(). With MAPWRIGHT_HOME set (tests, portable use),
 // Chromium's profile goes there too, so runs do not share local storage or caches.
 if (process.env.MAPWRIGHT_HOME) app.setPath('userData', path.join(process.env.MAPWRIGHT_HOME, 'electron-profile'));
 
-app.on('web-contents-created', (_event, contents) => harden(contents));
+// Every WebContents (the window, DevTools, anything a page might open) gets the guards.
+app.on('web-contents-created', (_event, contents) => installWindowGuards(contents));
 app.on('window-all-closed', () => app.quit());
 app.whenReady().then(start, fail);
 
 async function start(): Promise<void> {
+  // Before any page exists: no permission, no device, for anyone.
+  installSessionGuards(session.defaultSession);
   const services = await createServices({
     home: appDataDir(),
     host: 'electron',
@@ -60,9 +68,8 @@ async function start(): Promise<void> {
     secretStore: safeStorageSecretStore(safeStorage, appDataDir()),
   });
 
-  protocol.handle(SCHEME, (request) => serve(services, request));
-  registerIpc(services, isTrustedSender);
-  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  protocol.handle(APP_SCHEME, (request) => serve(services, request));
+  registerIpc(services, isTrustedFrame);
 
   let closed = false;
   app.on('will-quit', (event) => {
@@ -76,15 +83,9 @@ async function start(): Promise<void> {
     width: 1280,
     height: 820,
     title: 'Mapwright',
-    webPreferences: {
-      preload: path.join(appRoot, 'dist', 'preload', 'preload.cjs'),
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      webSecurity: true,
-    },
+    webPreferences: windowSecurityOptions(path.join(appRoot, 'dist', 'preload', 'preload.cjs')),
   });
-  connectPushEvents(services, mainWindow.webContents, isTrustedSender);
+  connectPushEvents(services, mainWindow.webContents, isTrustedFrame);
   await mainWindow.loadURL(`${APP_URL}index.html`);
 }
 
@@ -95,18 +96,9 @@ function fail(error: unknown): void {
   app.exit(1);
 }
 
-/** No navigation away from the app, no new windows, no <webview>. */
-function harden(contents: WebContents): void {
-  contents.on('will-navigate', (event) => {
-    if (!isAppUrl(event.url)) event.preventDefault();
-  });
-  contents.on('will-attach-webview', (event) => event.preventDefault());
-  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
-}
-
 async function serve(services: Services, request: Request): Promise<Response> {
   const url = new URL(request.url);
-  if (url.host !== 'app' || (request.method !== 'GET' && request.method !== 'HEAD')) return plain(404, 'not found');
+  if (url.host !== APP_HOST || (request.method !== 'GET' && request.method !== 'HEAD')) return plain(404, 'not found');
   let route: string;
   try {
     route = decodeURIComponent(url.pathname.slice(1));

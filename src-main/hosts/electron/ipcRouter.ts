@@ -7,19 +7,15 @@ import { ipcMain, type WebContents, type WebFrameMain } from 'electron';
 import type { Emit } from '../../../src-shared/bridge/contract.js';
 import { METHOD_NAMES } from '../../../src-shared/bridge/names.js';
 import type { Services } from '../../composition/services.js';
+import { guardIpcHandler } from './ipcGuard.js';
 
-/** Whether a frame shows the app (e.g. its URL starts with `mapwright://app/`). */
+/** Whether a frame shows the app: `isTrustedFrame` (windowSecurity.ts), the app's top frame. */
 export type IsTrustedSender = (frame: WebFrameMain) => boolean;
 
 /** Registers the method handlers. Call once, after `app` is ready. */
 export function registerIpc(services: Services, isTrustedSender: IsTrustedSender): void {
   for (const name of METHOD_NAMES) {
-    ipcMain.handle(name, (event, payload: unknown) => {
-      // senderFrame is null when the frame navigated away or was destroyed meanwhile.
-      const frame = event.senderFrame;
-      if (!frame || !isTrustedSender(frame)) throw new Error(`${name}: refused, the sender is not the app`);
-      return services.invoke(name, payload);
-    });
+    ipcMain.handle(name, guardIpcHandler(name, isTrustedSender, (payload) => services.invoke(name, payload)));
   }
 }
 

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { createServer, request, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { fixture, skipReason } from '../gis-worker/testSupport.js';
+import { forkLauncher } from '../worker-host/forkLauncher.js';
+import { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
+import { makeWorkerSpawn } from '../worker-host/workerSpawn.js';
+import { EgressGate } from './egressGate.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ENTRY = join(import.meta.dirname, '..', 'gis-worker', 'workerMain.ts');
+
+/** A loopback server that counts every connection and serves one GeoJSON file. */
+async function startCanary(): Promise<{ server: Server; origin: string; hits: string[]; connections: () => number }> {
+  const hits: string[] = [];
+  let connections = 0;
+  const body = readFileSync(fixture('ne_110m_admin_0_countries.json'));
+  const server = createServer((req, res) => {
+    hits.push(`${req.method} ${req.url}`);
+    if (!/\.geojson(\?|$)/.test(req.url ?? '')) return void res.writeHead(404).end();
+    // /vsicurl/ reads by ranges.
+    const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
+    const start = range ? Number(range[1]) : 0;
+    const end = range?.[2] ? Math.min(Number(range[2]), body.length - 1) : body.length - 1;
+    const part = body.subarray(start, end + 1);
+    res.writeHead(range ? 206 : 200, {
+      'Content-Type': 'application/geo+json',
+      'Content-Length': part.length,
+      'Accept-Ranges': 'bytes',
+      ...(range ? { 'Content-Range': `bytes ${start}-${end}/${body.length}` } : {}),
+    });
+    res.end(req.method === 'HEAD' ? undefined : part);
+  });
+  server.on('connection', () => connections++);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits, connections: () => connections };
+}
+
+describe('egress gate: GDAL reaches only what the running call was approved for', { skip: skipReason }, () => {
+  let canary: Awaited<ReturnType<typeof startCanary>>;
+  let gate: EgressGate;
+  let strict: EgressGate;
+  let client: GisWorkerClient;
+  before(async () => {
+    canary = await startCanary();
+    gate = await EgressGate.start({ allowedOrigins: new Set([canary.origin]) });
+    strict = await EgressGate.start();
+    client = new GisWorkerClient(forkLauncher(ENTRY, ['--import', 'tsx']), { spawn: makeWorkerSpawn({ egressEnv: gate.workerEnv() }) });
+  });
+  after(async () => {
+    client.dispose();
+    await gate.close();
+    await strict.close();
+    await new Promise<void>((r) => canary.server.close(() => r()));
+  });
+
+  it('refuses every request while no approved call uses the origin, in any spelling', async () => {
+    const port = new URL(canary.origin).port;
+    for (const source of [`/vsicurl/${canary.origin}/a.geojson`, `/vsicurl/http://localhost:${port}/b.geojson`, `/vsicurl/http://2130706433:${port}/c.geojson`]) {
+      await assert.rejects(client.request({ op: 'describe', source }));
+    }
+    assert.equal(canary.connections(), 0);
+    assert.ok(gate.recent().length >= 3 && gate.recent().every((e) => !e.allowed));
+  });
+
+  it('lets the approved origin through while the call runs, and closes it after', async () => {
+    const close = gate.openFor([canary.origin]);
+    const info = await client.request({ op: 'describe', source: `/vsicurl/${canary.origin}/countries.geojson` });
+    close();
+    assert.equal(info.featureCount, 177);
+    const seen = canary.hits.length;
+    assert.ok(seen > 0);
+    await assert.rejects(client.request({ op: 'describe', source: `/vsicurl/${canary.origin}/countries.geojson?again` }));
+    assert.equal(canary.hits.length, seen, 'nothing after the call ended');
+  });
+
+  it('answers only the worker: a request without the secret gets 407', async () => {
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: gate.port, path: `${canary.origin}/countries.geojson`, headers: { host: new URL(canary.origin).host } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(status, 407);
+  });
+
+  it('keeps the SSRF rules for approved origins: loopback is refused unless the person allowed it', async () => {
+    const close = strict.openFor([`https://${new URL(canary.origin).host}`]);
+    const auth = `Basic ${Buffer.from(strict.workerEnv().GDAL_HTTP_PROXYUSERPWD!).toString('base64')}`;
+    const before = canary.connections();
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(strict.port, '127.0.0.1', () => socket.write(`CONNECT ${new URL(canary.origin).host} HTTP/1.1\r\nProxy-Authorization: ${auth}\r\n\r\n`));
+      let text = '';
+      socket.on('data', (d) => (text += d.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    close();
+    assert.match(answer, /^HTTP\/1\.1 403/);
+    assert.equal(canary.connections(), before);
+    assert.match(strict.recent()[0]!.reason, /loopback/);
+  });
+});
