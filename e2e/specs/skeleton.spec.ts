@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import type { ScriptedModelServer } from '../model-server/scriptedModelServer.js';
@@ -103,7 +104,8 @@ describe('walking skeleton in Chromium against the web host', { skip: !haveFixtu
 
   it('(d) bad input → a readable error in the chat, the app stays alive', async () => {
     const { page, app } = await session.openApp();
-    const bad = join(session.home, 'not-a-shapefile.shp');
+    // Outside the data folder: files there are the app's own, which no tool may open.
+    const bad = join(mkdtempSync(join(tmpdir(), 'mapwright-bad-')), 'not-a-shapefile.shp');
     writeFileSync(bad, 'plain text, not a shapefile\n');
     model.reset();
     model.script([

@@ -166,8 +166,11 @@ describe('main services with the scripted model and the real GIS worker', { skip
     }
     assert.match(results[0]!.error.message, /missing\.gpkg/);
     // Still alive: a good file loads after the bad ones.
-    const ok = await app.services.invoke('entries/trigger', { entry: 'layers.load', params: { path: join(fixtures, 'countries.fgb') } });
-    assert.equal((ok as { ok: boolean }).ok, true);
+    // A path from the interface is asked for like the model's (the renderer is trusted less than main).
+    const pending = app.services.invoke('entries/trigger', { entry: 'layers.load', params: { path: join(fixtures, 'countries.fgb') } });
+    const asked = await app.approval();
+    await app.services.invoke('tools/decide', { approvalId: asked.id, decision: 'approve', remember: false });
+    assert.equal(((await pending) as { ok: boolean }).ok, true);
     await app.services.close();
   });
 

@@ -106,6 +106,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
       const handler = handlers[name] as (p: unknown) => Promise<unknown>;
       return methods[name].result.parse(await handler(parsed.data));
     },
+    runForPerson: (entry, params) => tools.runForPerson(entry, params),
     serveData: createDataRoutes(store, worker, options.assetsDir, egress),
     connect(listener) {
       listeners.add(listener);

@@ -124,7 +124,25 @@ export function createToolHost(d: ToolHostDeps) {
     return outcome.result;
   }
 
-  return { registry, dispatcher, approvals, policy, queries, trigger, undoState: () => undoState(store) };
+  /**
+   * Runs a tool as the person with input they gave to main itself (Electron's native open
+   * dialog; tests): the same dispatcher, without the renderer's limits.
+   */
+  async function runForPerson(entry: string, params: Record<string, unknown>): Promise<ToolResult> {
+    const outcome = await dispatcher.dispatch({
+      name: entry,
+      rawArgs: params,
+      caller: 'user',
+      trustedInput: true,
+      callId: `user-${randomUUID()}`,
+      runId: null,
+      conversationId: store.conversationId,
+      signal: new AbortController().signal,
+    });
+    return outcome.result;
+  }
+
+  return { registry, dispatcher, approvals, policy, queries, trigger, runForPerson, undoState: () => undoState(store) };
 }
 
 export type ToolHost = ReturnType<typeof createToolHost>;

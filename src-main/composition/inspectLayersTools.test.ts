@@ -1,5 +1,5 @@
 /**
- * The inspect and layers tools through main's dispatcher (as the person's GUI calls them),
+ * The inspect and layers tools through main's dispatcher (as the person, with input given to main),
  * with the real project store and GIS worker: multi-layer loading, tables, rename, SQL and its
  * write twin, and the refusals `prepare` gives before anything runs.
  */
@@ -14,7 +14,7 @@ type Result = { ok: boolean; data?: any; error?: { code: string; message: string
 
 describe('inspect and layers tools in main', { skip: !haveFixtures }, () => {
   let app: Awaited<ReturnType<typeof startApp>>;
-  const run = (entry: string, params: Record<string, unknown>) => app.services.invoke('entries/trigger', { entry, params }) as Promise<Result>;
+  const run = (entry: string, params: Record<string, unknown>) => app.services.runForPerson(entry, params) as Promise<Result>;
   before(async () => {
     process.env.GDAL_PAM_ENABLED = 'NO';
     app = await startApp(null);

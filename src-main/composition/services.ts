@@ -1,4 +1,5 @@
 import type { Emit, MethodHandlers } from '../../src-shared/bridge/contract.js';
+import type { ToolResult } from '../../src-shared/tools/toolResult.js';
 import type { SecretStore } from '../settings/secretStore.js';
 import type { WorkerLauncher } from '../worker-host/launcher.js';
 
@@ -43,6 +44,8 @@ export interface Services {
   invoke(method: string, params: unknown): Promise<unknown>;
   /** Serve `data/layers/ID.geojson`, `tiles/ID/Z/X/Y.png` and `assets/…` (path without leading slash). */
   serveData(path: string): Promise<DataResponse>;
+  /** Main's own way to run a tool as the person (never reachable from the renderer). */
+  runForPerson(entry: string, params: Record<string, unknown>): Promise<ToolResult>;
   /** Register a renderer connection's push channel; returns the unsubscribe. */
   connect(emit: Emit): () => void;
   close(): Promise<void>;

@@ -29,7 +29,7 @@ export function onParentMessage(listener: (message: unknown) => void): void {
  * one: a synchronous GDAL call blocks the JS thread, and `process.exit` waits in gdal-async's
  * at-exit clean-up for a running asynchronous job. So a watchdog thread (parentWatchdog.ts)
  * also ends the process within ~250 ms of main's death, under fork and utilityProcess alike
- * (Electron ends a utility process on an orderly quit, not when its main process is killed).
+ * (Electron ends a utility process on an orderly quit; a killed main is not guaranteed to).
  */
 export function exitWithParent(): void {
   if (!parentPort) process.on('disconnect', () => process.exit(0));

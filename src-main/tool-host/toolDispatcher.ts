@@ -16,6 +16,11 @@ export interface DispatchRequest {
   /** JSON text from the model, or an object from the GUI. */
   rawArgs: unknown;
   caller: Caller;
+  /**
+   * The person gave this input to main directly (a path picked in a native open dialog), not
+   * through the renderer: a GUI call carrying it is their own action and is not asked again.
+   */
+  trustedInput?: boolean;
   callId: string;
   runId: string | null;
   conversationId: string | null;
@@ -102,7 +107,7 @@ export class ToolDispatcher {
     req.onValidated?.(tool, args, summary);
 
     const { mode, askForReads } = this.hooks.policy();
-    const unverifiedGuiInput = req.caller === 'user' && caps.carriesPathOrSql;
+    const unverifiedGuiInput = req.caller === 'user' && caps.carriesPathOrSql && req.trustedInput !== true;
     const policy: PolicyDecision = decideApproval({
       def,
       caller: req.caller,

@@ -127,8 +127,8 @@ export class GisWorkerClient {
     this.worker = null;
     if (worker) this.retire(worker);
     for (const p of [...this.pending.values()]) this.fail(p, new Error('The GIS worker has been shut down'));
-    if (worker) worker.channel.onExit(() => this.spawn.dispose?.());
-    else this.spawn.dispose?.();
+    // The worker is being killed; its private folder can go now (removing it does not wait for the exit).
+    this.spawn.dispose?.();
   }
 
   private ensureWorker(): Worker {

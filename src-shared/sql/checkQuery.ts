@@ -112,7 +112,9 @@ function endsOperand(t: SqlToken | undefined): boolean {
 
 /** GDAL reads comments as SQL: a comment naming a datasource or URL is refused, not only removed. */
 function hostileText(text: string): boolean {
-  return /\/vsi|:\/\//i.test(text) || /["'`\]]\s*\.\s*["'`[]/.test(text) || gdalDatasourceRefs(text).length > 0;
+  if (/\/vsi|:\/\//i.test(text) || /["'`\]]\s*\.\s*["'`[]/.test(text)) return true;
+  // Read as GDAL would, and again without quotes, which could hide a name from this scan.
+  return gdalDatasourceRefs(text).length > 0 || gdalDatasourceRefs(text.replace(/['"`[\]]/g, ' ')).length > 0;
 }
 
 class QueryChecker {
@@ -362,7 +364,9 @@ function check(sql: string, options: QueryCheckOptions): { sql: string; tables: 
   // GDAL's dialect wants whitespace after the first keyword (`SELECT*` is "Unsupported SQL command").
   const head = first.text.length;
   if (!/^[ \t\n\f\r]/.test(text.slice(head))) text = `${text.slice(0, head)} ${text.slice(head)}`;
-  const refs = gdalDatasourceRefs(text);
+  // The text that runs has no comments; the text as written is read too, in case a caller
+  // ever hands GDAL the original.
+  const refs = [...gdalDatasourceRefs(text), ...gdalDatasourceRefs(sql)];
   if (refs.length) {
     const r = refs[0]!;
     throw new Refusal(

@@ -1,5 +1,6 @@
 import type { Geometry, Layer, SpatialReference } from 'gdal-async';
 import type { BBox } from '../../../src-shared/domain/layer.js';
+import { checkWhere, ExpressionError } from '../../../src-shared/processing/sqlExpression.js';
 import { transformBBox, wgs84 } from '../crs.js';
 import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
 import { gdal } from '../gdal.js';
@@ -131,11 +132,28 @@ function checkFields(requested: string[], names: string[]): string[] {
   return requested;
 }
 
-/** GDAL parses the filter; a typo or an unknown field comes back with the fields to use. */
+/** Names OGR SQL understands besides the fields; for SQLite-based sources also the FID and geometry columns. */
+const OGR_SPECIAL_FIELDS = ['FID', 'OGR_GEOMETRY', 'OGR_GEOM_WKT', 'OGR_GEOM_AREA', 'OGR_STYLE'];
+
+/**
+ * The filter is first checked like a processing expression (src-shared/processing/sqlExpression.ts):
+ * GeoPackage and SQLite sources hand it to SQLite, where GDAL and SpatiaLite register functions
+ * that open files and reach the network, so only allowed functions and this layer's fields may
+ * appear — before GDAL sees it. GDAL then parses the rewritten filter (fields quoted); a typo
+ * comes back with the fields to use.
+ */
 function applyWhere(layer: Layer, where: string, names: string[]): void {
   if (where.includes(';')) throw new BadInputError(`The filter must be one condition, without ';': ${where}`);
+  const special = [...OGR_SPECIAL_FIELDS, layer.fidColumn, layer.geomColumn].filter((n) => n && !names.includes(n));
+  let checked: string;
   try {
-    layer.setAttributeFilter(where);
+    checked = checkWhere(where, names, special).sql;
+  } catch (err) {
+    if (err instanceof ExpressionError) throw whereError(where, err.message, names);
+    throw err;
+  }
+  try {
+    layer.setAttributeFilter(checked);
   } catch (err) {
     throw whereError(where, gdalReason(err), names);
   }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { Dataset } from 'gdal-async';
 import { parseSource } from '../../../src-shared/domain/source.js';
-import { checkSelectOnly } from '../../../src-shared/sql/selectOnly.js';
+import { checkQuery, gdalDatasourceProblem } from '../../../src-shared/sql/checkQuery.js';
 import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
 import { gdal } from '../gdal.js';
 import { CSV_OPEN_OPTIONS, openSource } from '../openSource.js';
@@ -106,8 +106,13 @@ async function withVrt<T>(tables: SqlTable[], fn: (ds: Dataset, exposed: Exposed
   }
 }
 
-function guard(sql: string): string {
-  const check = checkSelectOnly(sql);
+/**
+ * The same capability check as the tool's `prepare` (src-shared/sql/checkQuery.ts), again here
+ * because the worker trusts no caller: one SELECT over these tables, allowed functions only,
+ * nothing GDAL's SQLite dialect would open as another datasource. Runs before GDAL sees the text.
+ */
+function guard(sql: string, tables: SqlTable[]): string {
+  const check = checkQuery(sql, { tables: tables.map((t) => t.name) });
   if (!check.ok) throw new BadInputError(check.reason);
   return check.sql;
 }
@@ -122,7 +127,7 @@ function sqlFailure(err: unknown, exposed: ExposedTable[]): BadInputError {
 
 /** Runs one SELECT over the project's layers (SQLite dialect with SpatiaLite functions). */
 export async function runSql(args: SqlArgs, signal: AbortSignal): Promise<Record<string, unknown>> {
-  const sql = guard(args.sql);
+  const sql = guard(args.sql, args.tables);
   return withVrt(args.tables, async (ds, exposed, skipped) => {
     let result;
     try {
@@ -173,9 +178,12 @@ export async function runSql(args: SqlArgs, signal: AbortSignal): Promise<Record
 }
 
 async function countRows(ds: Dataset, sql: string, exposed: ExposedTable[]): Promise<number> {
+  const wrapped = `SELECT COUNT(*) AS n FROM (${sql})`;
+  const problem = gdalDatasourceProblem(wrapped);
+  if (problem) throw new BadInputError(problem);
   let counted;
   try {
-    counted = await ds.executeSQLAsync(`SELECT COUNT(*) AS n FROM (${sql})`, undefined, 'SQLite');
+    counted = await ds.executeSQLAsync(wrapped, undefined, 'SQLite');
   } catch (err) {
     throw sqlFailure(err, exposed);
   }
@@ -188,7 +196,7 @@ async function countRows(ds: Dataset, sql: string, exposed: ExposedTable[]): Pro
  * runSql that keeps what it finds. `output` is `path|layername=NAME` in the outputs folder.
  */
 export async function saveSql(args: { sql: string; tables: SqlTable[]; output: string }, signal: AbortSignal, progress: ProgressFn): Promise<{ output: string; featureCount: number; notes: string[] }> {
-  const sql = guard(args.sql);
+  const sql = guard(args.sql, args.tables);
   const { path, sublayer } = parseSource(args.output);
   if (!sublayer) throw new BadInputError(`The output must be 'path|layername=NAME'; got ${args.output}`);
   if (existsSync(path)) throw new BadInputError(`${path} already exists; outputs are never written over`);

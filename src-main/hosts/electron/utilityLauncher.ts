@@ -1,7 +1,8 @@
 /**
  * Starts the GIS worker as an Electron utility process (a Node child that Electron owns and
- * ends with the app), the Electron twin of `worker-host/forkLauncher.ts`. The worker talks
- * back through `process.parentPort` — see `gis-worker/parentChannel.ts`.
+ * ends when the app quits; if main is killed instead, the worker's watchdog ends it — see
+ * `gis-worker/parentWatchdog.ts`), the Electron twin of `worker-host/forkLauncher.ts`. The
+ * worker talks back through `process.parentPort` — see `gis-worker/parentChannel.ts`.
  * Only callable after `app` is ready.
  */
 import { utilityProcess } from 'electron';
@@ -9,8 +10,10 @@ import type { WorkerChannel, WorkerLauncher } from '../../worker-host/launcher.j
 
 /** `entry` is the built worker bundle (`dist/main/gis-worker.js`). */
 export function utilityLauncher(entry: string): WorkerLauncher {
-  return () => {
-    const child = utilityProcess.fork(entry, [], { serviceName: 'mapwright-gis', stdio: 'inherit' });
+  return (spawn) => {
+    // The set-up's whole environment (egress gate, private paths, CPL_TMPDIR) and private
+    // folder, as under fork: without them the worker would inherit main's environment.
+    const child = utilityProcess.fork(entry, [], { serviceName: 'mapwright-gis', stdio: 'inherit', env: spawn.env, cwd: spawn.cwd });
 
     let exited = false;
     let exitCode: number | null = null;

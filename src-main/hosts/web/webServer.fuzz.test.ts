@@ -36,6 +36,7 @@ function stubServices(): Services {
       if (path.startsWith('data/boom')) throw new Error("ENOENT: no such file or directory, open '/opt/Mapwright/resources/secret.gpkg'");
       return { status: 404, contentType: 'text/plain', body: 'Not found' };
     },
+    runForPerson: async () => ({ ok: false, error: { code: 'not_allowed', message: 'not stubbed', retryable: false } }),
     connect: () => () => {},
     close: async () => {},
   };
@@ -114,7 +115,9 @@ const origin = () => `http://127.0.0.1:${host.port}`;
 
 /** Still alive: nothing escaped, a fresh client gets `app/info`, the page answers 200. */
 async function assertServing(): Promise<void> {
-  assert.deepEqual(crashes, [], 'an error escaped the server');
+  // Emptied each time, so a failure names the case that caused it.
+  const escaped = crashes.splice(0).map((err) => (err instanceof Error ? err.message : String(err)));
+  assert.deepEqual(escaped, [], 'an error escaped the server');
   const reply = await request(JSON.stringify({ type: 'request', id: 7, method: 'app/info', params: {} }));
   assert.deepEqual(reply, { kind: 'message', data: { type: 'response', id: 7, ok: true, result: APP_INFO } });
   assert.equal((await httpGet(`/?token=${token}`)).status, 200);
@@ -136,13 +139,16 @@ type Reply = { kind: 'message'; data: unknown } | { kind: 'close'; code: number 
 function request(message: string | Buffer, binary = false): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${host.port}${WS_PATH}?token=${token}`, { origin: origin() });
+    // A handler that threw never answers: fail in 5 s rather than hang the file.
+    const timer = setTimeout(() => (ws.terminate(), reject(new Error('no answer from the bridge in 5 s'))), 5000);
     ws.on('open', () => ws.send(message, { binary }));
     ws.on('message', (data) => {
+      clearTimeout(timer);
       resolve({ kind: 'message', data: JSON.parse(String(data)) });
       ws.close();
     });
-    ws.on('close', (code) => resolve({ kind: 'close', code }));
-    ws.on('error', reject);
+    ws.on('close', (code) => (clearTimeout(timer), resolve({ kind: 'close', code })));
+    ws.on('error', (err) => (clearTimeout(timer), reject(err)));
   });
 }
 
