@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fieldCalculator, selectByAttribute } from './attributeAlgorithms.js';
-import { checkExpression, ExpressionError } from './sqlExpression.js';
+import { checkExpression, checkWhere, ExpressionError, whereSyntaxProblem } from './sqlExpression.js';
 
 const FIELDS = ['pop', 'name_long', 'Area Km2', 'iso_a2'];
 
@@ -56,5 +56,41 @@ describe('checkExpression', () => {
     const good = fieldCalculator.params.safeParse({ input: 'world', field_name: 'pop_m', expression: 'pop / 1e6' });
     assert.equal(good.success, true);
     assert.equal(fieldCalculator.params.safeParse({ input: 'world', field_name: 'pop m', expression: '1' }).success, false);
+  });
+
+  it('a name before ( is a call however it is written: quoted, or a field, or a non-reserved keyword', () => {
+    const refusedCall: [string, RegExp][] = [
+      ['"ogr_geocode"(\'x\') IS NULL', /function ogr_geocode\(\) is not allowed: GDAL's ogr_\* functions/],
+      ['"pop"(1) > 0', /function pop\(\) is not allowed/],
+      ['pop (1) > 0', /function pop\(\) is not allowed/],
+      ['true(1)', /function true\(\) is not allowed/],
+      ['integer(1)', /function integer\(\) is not allowed/],
+      ["OGR_DATASOURCE_LOAD_LAYERS('/vsicurl/http://h/x.gpkg')", /OGR_DATASOURCE_LOAD_LAYERS\(\) is not allowed/],
+      ["gdal_get_pixel_value('/x.tif', 1, 'pixel', 0, 0)", /gdal_get_pixel_value\(\) is not allowed/],
+      ["readfile('/etc/passwd')", /readfile\(\) is not allowed/],
+      ["'abs'(1)", /cannot be called/],
+    ];
+    for (const [expr, why] of refusedCall) {
+      assert.throws(() => checkExpression(expr, FIELDS), (err: unknown) => err instanceof ExpressionError && why.test(err.message), expr);
+    }
+    assert.equal(checkExpression('"abs"(pop) + like(name_long, \'A%\')', FIELDS).sql, 'abs ( "pop" ) + like ( "name_long" , \'A%\' )');
+    assert.equal(checkExpression('CAST(pop AS NUMERIC(10)) > 1', FIELDS).sql, 'CAST ( "pop" AS NUMERIC ( 10 ) ) > 1');
+    assert.equal(checkExpression('NOT (pop IN (1, 2))', FIELDS).sql, 'NOT ( "pop" IN ( 1 , 2 ) )');
+  });
+});
+
+describe('checkWhere (the attribute filter of inspect_query_features)', () => {
+  it('rewrites fields and special names (FID, the geometry column) and keeps OGR SQL ILIKE', () => {
+    const r = checkWhere("Pop > 1 AND fid < 10 AND ST_Area(GEOM) > 0 AND name_long ILIKE 'a%'", FIELDS, ['FID', 'geom']);
+    assert.equal(r.sql, `"pop" > 1 AND "FID" < 10 AND st_area ( "geom" ) > 0 AND "name_long" ILIKE 'a%'`);
+  });
+
+  it('refuses functions outside the allow-list, statements and unknown names, naming them', () => {
+    assert.throws(() => checkWhere("ogr_geocode('Paris') IS NULL", FIELDS), /function ogr_geocode\(\) is not allowed/);
+    assert.throws(() => checkWhere('pop IN (SELECT 1)', FIELDS), /'SELECT' is not allowed/);
+    assert.throws(() => checkWhere('geom IS NULL', FIELDS), /no field 'geom'; fields: pop, name_long, Area Km2, iso_a2; quote/);
+    assert.throws(() => checkWhere('sum(pop) > 1', FIELDS), /sum\(\) is not allowed here: it is an aggregate/);
+    assert.equal(whereSyntaxProblem("load_extension('/tmp/x.so') IS NULL")?.startsWith('function load_extension() is not allowed: it loads native code'), true);
+    assert.equal(whereSyntaxProblem("anything_goes = 'x' AND lower(b) LIKE 'a%'"), null);
   });
 });

@@ -265,7 +265,7 @@ describe('the SQL guard in the GIS worker', { skip: skipReason }, () => {
     const ranked = await q('SELECT NAME, rank() OVER (ORDER BY AREA DESC, NAME) AS r, CASE WHEN AREA > 0.2 THEN \'big\' ELSE \'small\' END AS size, CAST(AREA * 1000 AS INTEGER) AS a FROM nc ORDER BY r LIMIT 3');
     assert.deepEqual(ranked.map((r) => r.r), [1, 2, 3]);
     assert.equal(ranked[0]!.size, 'big');
-    const joined = await q("SELECT COUNT(*) AS n FROM nc JOIN countries c ON ST_Intersects(nc.geom, c.geom) WHERE c.name = 'United States of America'");
+    const joined = await q("SELECT COUNT(*) AS n FROM nc JOIN countries c ON ST_Intersects(nc.geom, c.GEOMETRY) WHERE c.name = 'United States of America'");
     assert.equal(joined[0]!.n, 100);
     const sub = await q('SELECT COUNT(*) AS n FROM nc WHERE NAME IN (SELECT NAME FROM nc WHERE SID74 > 10) AND ST_Area(ST_Transform(geom, 3857)) > 0');
     assert.deepEqual(sub, [{ n: referee('SELECT COUNT(*) AS n FROM "nc.gpkg" WHERE SID74 > 10') }]);

@@ -59,11 +59,13 @@ interface FrameSpec {
 function frame({ opcode, payload = Buffer.alloc(0), fin = true, rsv = 0, masked = true, length }: FrameSpec): Buffer {
   const declared = length ?? BigInt(payload.length);
   const maskBit = masked ? 0x80 : 0;
-  let head: Buffer;
-  if (declared < 126n) head = Buffer.from([0, maskBit | Number(declared)]);
-  else if (declared <= 0xffffn) (head = Buffer.alloc(4)), (head[1] = maskBit | 126), head.writeUInt16BE(Number(declared), 2);
-  else (head = Buffer.alloc(10)), (head[1] = maskBit | 127), head.writeBigUInt64BE(declared, 2);
+  // Length: 7 bits, or 126 + 16 bits, or 127 + 64 bits.
+  const size = declared < 126n ? 2 : declared <= 0xffffn ? 4 : 10;
+  const head = Buffer.alloc(size);
   head[0] = (fin ? 0x80 : 0) | (rsv << 4) | opcode;
+  head[1] = maskBit | (size === 2 ? Number(declared) : size === 4 ? 126 : 127);
+  if (size === 4) head.writeUInt16BE(Number(declared), 2);
+  if (size === 10) head.writeBigUInt64BE(declared, 2);
   if (!masked) return Buffer.concat([head, payload]);
   const key = randomBytes(4);
   return Buffer.concat([head, key, payload.map((b, i) => b ^ key[i % 4]!)]);
@@ -89,8 +91,9 @@ before(async () => {
   process.on('unhandledRejection', onCrash);
   // The host's stderr lines are kept to check they hold no path or stack.
   process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
-    if (String(chunk).startsWith('Mapwright web host:')) return logged.push(String(chunk)), true;
-    return realStderrWrite(chunk, ...rest);
+    if (!String(chunk).startsWith('Mapwright web host:')) return realStderrWrite(chunk, ...rest);
+    logged.push(String(chunk));
+    return true;
   }) as typeof process.stderr.write;
   // index.html only: app.js is missing, so GET /app.js fails inside the server (a 500).
   rendererDir = mkdtempSync(join(tmpdir(), 'mapwright-fuzz-'));
