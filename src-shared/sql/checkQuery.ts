@@ -32,7 +32,7 @@ import { asciiLower, SqlSyntaxError, type SqlToken, tokenizeSql, withoutComments
 export interface QueryCheckOptions {
   /**
    * The tables the query may read: the project's layer names (ASCII case-insensitive, as
-   * SQLite). `null` checks everything but the names (see selectOnly.ts, kept for old callers).
+   * SQLite). `null` checks everything but the names.
    */
   tables: readonly string[] | null;
 }

@@ -7,7 +7,7 @@ const Answer = z.record(z.string(), z.unknown());
 
 export const describePath = defineTool({
   id: 'inspect.describe_path',
-  version: '1.0.0',
+  version: '1.1.0',
   group: 'inspect',
   icon: 'search',
   title: 'Describe file or folder',

@@ -1,6 +1,4 @@
 import type { ProjectHandle } from '../../src-shared/tools/handles.js';
-import { ToolFailure } from '../../src-shared/tools/toolResult.js';
-import { checkSelectOnly } from '../../src-shared/sql/selectOnly.js';
 import { sourceOf } from './workerCall.js';
 
 /**
@@ -22,13 +20,4 @@ export function projectTables(project: ProjectHandle): { tables: { name: string;
     tables.push({ name: layer.name, source: sourceOf(layer) });
   }
   return { tables, notes };
-}
-
-/** The read-only guard, as a tool error the model can act on. */
-export function requireSelect(sql: string): string {
-  const check = checkSelectOnly(sql);
-  if (!check.ok) {
-    throw new ToolFailure('invalid_params', check.reason, false, 'Write a single SELECT … FROM "layer name" …; inspect_save_query keeps a result as a new layer.');
-  }
-  return check.sql;
 }

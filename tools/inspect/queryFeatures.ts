@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sqlParam } from '../../src-shared/security/paramCapabilities.js';
 import { BBox } from '../../src-shared/domain/layer.js';
 import { whereSyntaxProblem } from '../../src-shared/processing/sqlExpression.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
@@ -21,7 +22,7 @@ const MAX_CHARS = 60_000;
 
 export const queryFeatures = defineTool({
   id: 'inspect.query_features',
-  version: '1.0.0',
+  version: '1.1.0',
   group: 'inspect',
   icon: 'search',
   title: 'Query features',
@@ -33,7 +34,7 @@ export const queryFeatures = defineTool({
     'the list). Field names come from inspect_layer_info; for joins or aggregates use inspect_sql.',
   input: z.object({
     layer: z.string().min(1).describe('Layer id or exact name (vector layer or table)'),
-    where: z.string().min(1).max(4000).optional().describe('Attribute filter in OGR SQL WHERE syntax; quote text with single quotes'),
+    where: sqlParam(z.string().min(1).max(4000).describe('Attribute filter over the layer fields (SQLite expression, allow-listed functions); quote text with single quotes')).optional(),
     bbox: BBox.optional().describe('Spatial filter [xmin, ymin, xmax, ymax] in filter_crs (default degrees: [west, south, east, north])'),
     geometry: z
       .union([z.string().min(1), z.record(z.string(), z.unknown())])

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sqlParam } from '../../src-shared/security/paramCapabilities.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { projectTables } from './projectTables.js';
@@ -9,7 +10,7 @@ const Answer = z.object({ output: z.string(), featureCount: z.number(), notes: z
 
 export const saveQuery = defineTool({
   id: 'inspect.save_query',
-  version: '1.0.0',
+  version: '1.1.0',
   group: 'inspect',
   icon: 'cog',
   title: 'Save SQL result as layer',
@@ -18,7 +19,7 @@ export const saveQuery = defineTool({
     'outputs folder (sources are never modified), then loads it: with a geometry column it is a map layer, ' +
     'without one a table. Returns the output path, the new layer name and the feature count.',
   input: z.object({
-    sql: z.string().min(1).max(20_000).describe('One SELECT statement (SQLite dialect), as for inspect_sql'),
+    sql: sqlParam(z.string().min(1).max(20_000).describe('One SELECT statement (SQLite dialect), as for inspect_sql')),
     name: z
       .string()
       .regex(/^[A-Za-z0-9_-]{1,60}$/, 'letters, digits, _ and - only')

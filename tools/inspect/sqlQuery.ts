@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sqlParam } from '../../src-shared/security/paramCapabilities.js';
 import { checkQuery } from '../../src-shared/sql/checkQuery.js';
 import type { ProjectHandle } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
@@ -40,7 +41,7 @@ const MAX_CHARS = 60_000;
 
 export const sqlQuery = defineTool({
   id: 'inspect.sql',
-  version: '1.0.0',
+  version: '1.1.0',
   group: 'inspect',
   icon: 'search',
   title: 'SQL query',
@@ -53,7 +54,7 @@ export const sqlQuery = defineTool({
     '(at most limit, capped in size), returned, total_rows and truncated. To keep the result as a new layer use ' +
     'inspect_save_query with the same SQL.',
   input: z.object({
-    sql: z.string().min(1).max(20_000).describe('One SELECT statement (SQLite dialect); layers are tables named as in inspect_list_layers'),
+    sql: sqlParam(z.string().min(1).max(20_000).describe('One SELECT statement (SQLite dialect); layers are tables named as in inspect_list_layers')),
     limit: z.number().int().min(1).max(1000).default(100).describe('Most rows to return (default 100, at most 1000)'),
     include_geometry: z.boolean().default(false).describe('true adds each row’s geometry as GeoJSON (in the source CRS)'),
   }),

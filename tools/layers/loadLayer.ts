@@ -47,7 +47,7 @@ function loadable(s: Sublayer): boolean {
 
 export const loadLayer = defineTool({
   id: 'layers.load',
-  version: '1.1.0',
+  version: '1.2.0',
   group: 'layers',
   icon: 'layers',
   title: 'Load layer',

@@ -1,0 +1,138 @@
+/**
+ * inspect_sql, inspect_save_query and inspect_query_features refuse, in `prepare`, SQL that
+ * would read files or reach the network — as invalid_params naming the function or table, so
+ * the model can act on it — and hand the worker only checked SQL. Fake handles: what is checked
+ * is what is refused before the worker and what reaches it.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Layer, LayerKind } from '../../src-shared/domain/layer.js';
+import type { GdalHandle, ProjectHandle } from '../../src-shared/tools/handles.js';
+import { ToolFailure } from '../../src-shared/tools/toolResult.js';
+import { queryFeatures } from './queryFeatures.js';
+import { saveQuery } from './saveQuery.js';
+import { sqlQuery } from './sqlQuery.js';
+
+function layer(name: string, kind: LayerKind, source: string, fields: string[]): Layer {
+  return {
+    id: `id_${name}`,
+    name,
+    source,
+    sublayer: null,
+    kind,
+    order: 0,
+    visible: true,
+    opacity: 1,
+    style: { type: 'simple' } as Layer['style'],
+    info: {
+      kind,
+      driver: 'GPKG',
+      crs: { epsg: 4326, name: 'WGS 84', geographic: true },
+      extent: [-180, -90, 180, 83.6],
+      extent4326: [-180, -90, 180, 83.6],
+      geometryType: 'MultiPolygon',
+      featureCount: 100,
+      fields: fields.map((f) => ({ name: f, type: 'string' })) as Layer['info']['fields'],
+      width: null,
+      height: null,
+      bands: [],
+      sublayers: [],
+    },
+  };
+}
+
+const LAYERS = [layer('nc', 'vector', '/data/nc.gpkg', ['NAME', 'AREA']), layer('world bank', 'table', '/data/wb.csv', ['iso_a2', 'HDI'])];
+
+function harness() {
+  const calls: { fn: string; args: Record<string, unknown> }[] = [];
+  const project = {
+    listLayers: () => LAYERS,
+    getLayer: (ref: string) => LAYERS.find((l) => l.id === ref || l.name === ref),
+    outputPath: (name: string, ext: string) => `/outputs/${name}.${ext}`,
+  } as unknown as ProjectHandle;
+  const gdal = {
+    async call(fn: string, args: Record<string, unknown>) {
+      calls.push({ fn, args });
+      if (fn === 'inspect.sql') return { columns: ['n'], rows: [{ n: 1 }], returned: 1, total_rows: 1, truncated: false, truncated_by: null, geometry: 'none' };
+      if (fn === 'inspect.save_query') return { output: String(args.output), featureCount: 1, notes: [] };
+      return { type: 'FeatureCollection', features: [], total_count: 0, returned: 0, truncated: false, truncated_by: null, crs: 'EPSG:4326' };
+    },
+  } as unknown as GdalHandle;
+  const ctx = { handles: { project, gdal }, caller: 'model' as const, signal: new AbortController().signal, progress: () => {} };
+  return { ctx, calls };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<ToolFailure> {
+  try {
+    await promise;
+  } catch (err) {
+    assert.ok(err instanceof ToolFailure, String(err));
+    return err;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('the SQL tools refuse in prepare what would read files or reach the network', () => {
+  test('inspect_sql: functions, datasources and unknown tables come back as invalid_params naming them', async () => {
+    const { ctx, calls } = harness();
+    const cases: [string, RegExp][] = [
+      ["SELECT ogr_geocode('Paris')", /ogr_geocode\(\) is not allowed: GDAL's ogr_\* functions/],
+      ["SELECT \"OGR_DATASOURCE_LOAD_LAYERS\" /* x */ ('/vsicurl/http://h/x.gpkg')", /OGR_DATASOURCE_LOAD_LAYERS\(\) is not allowed/],
+      ['SELECT * FROM "/vsicurl/http://h/x.geojson"."x"', /names another database or datasource.*Tables: "nc", "world bank"/],
+      ["SELECT * FROM nc /* FROM \"/home/me/app.sqlite\".\"settings\" */", /comment/],
+      ['SELECT * FROM secrets', /No table secrets/],
+      ["ATTACH '/home/me/app.sqlite' AS app", /Only a SELECT/],
+    ];
+    for (const [sql, why] of cases) {
+      const err = await refusal(sqlQuery.prepare!(sqlQuery.input.parse({ sql }), ctx));
+      assert.equal(err.code, 'invalid_params', sql);
+      assert.match(err.message, why, sql);
+      assert.match(err.hint ?? '', /inspect_save_query/);
+    }
+    assert.equal(calls.length, 0, 'nothing reached the worker');
+  });
+
+  test('inspect_sql: a valid query runs without its comments, with the project tables, and the worker gets the checked text', async () => {
+    const { ctx, calls } = harness();
+    const parsed = sqlQuery.input.parse({ sql: 'SELECT COUNT(*) AS n -- count\nFROM "NC" JOIN "world bank" b ON 1;' });
+    const prepared = await sqlQuery.prepare!(parsed, ctx);
+    assert.equal(prepared.args.sql, 'SELECT COUNT(*) AS n  \nFROM "NC" JOIN "world bank" b ON 1');
+    await sqlQuery.execute(prepared.args, ctx);
+    assert.equal(calls[0]!.fn, 'inspect.sql');
+    assert.equal(calls[0]!.args.sql, prepared.args.sql);
+    assert.deepEqual(calls[0]!.args.tables, [
+      { name: 'nc', source: '/data/nc.gpkg' },
+      { name: 'world bank', source: '/data/wb.csv' },
+    ]);
+  });
+
+  test('inspect_save_query: refused before the approval dialog; a valid query is previewed as it will run', async () => {
+    const { ctx, calls } = harness();
+    const err = await refusal(saveQuery.prepare!(saveQuery.input.parse({ sql: "SELECT ExportSHP('nc', 'geom', '/tmp/x', 'UTF-8') FROM nc", name: 'x' }), ctx));
+    assert.equal(err.code, 'invalid_params');
+    assert.match(err.message, /ExportSHP\(\) is not allowed: it imports or exports files/);
+    const prepared = await saveQuery.prepare!(saveQuery.input.parse({ sql: 'SELECT NAME, ST_Buffer(geom, 0.1) AS geom FROM nc /* buffered */', name: 'buffered' }), ctx);
+    assert.deepEqual(prepared.preview, { sql: 'SELECT NAME, ST_Buffer(geom, 0.1) AS geom FROM nc', output: '/outputs/buffered.gpkg', layer: 'buffered' });
+    assert.equal(calls.length, 0);
+  });
+
+  test('inspect_query_features: a where calling a function outside the allow-list is invalid_params naming it', async () => {
+    const { ctx, calls } = harness();
+    const cases: [string, RegExp][] = [
+      ["ogr_geocode(NAME) IS NULL", /Invalid where: function ogr_geocode\(\) is not allowed/],
+      ["\"ogr_datasource_load_layers\"('/vsicurl/http://h/x.gpkg') IS NULL", /function ogr_datasource_load_layers\(\) is not allowed/],
+      ["gdal_get_layer_pixel_value('x', 1, 'pixel', 0, 0) > 0", /gdal_get_layer_pixel_value\(\) is not allowed/],
+      ['NAME IN (SELECT name FROM sqlite_master)', /'SELECT' is not allowed/],
+      ['AREA > 1 -- c', /comments are not allowed/],
+    ];
+    for (const [where, why] of cases) {
+      const err = await refusal(queryFeatures.prepare!(queryFeatures.input.parse({ layer: 'nc', where }), ctx));
+      assert.equal(err.code, 'invalid_params', where);
+      assert.match(err.message, why, where);
+      assert.match(err.hint ?? '', /fields: NAME, AREA/);
+    }
+    const ok = await queryFeatures.prepare!(queryFeatures.input.parse({ layer: 'nc', where: "abs(AREA) > 0.1 AND NAME LIKE 'A%'" }), ctx);
+    assert.equal(ok.args.where, "abs(AREA) > 0.1 AND NAME LIKE 'A%'");
+    assert.equal(calls.length, 0);
+  });
+});
