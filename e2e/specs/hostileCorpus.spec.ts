@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -9,6 +7,7 @@ import { startScriptedModelServer, type ScriptedModelServer } from '../model-ser
 import { launchBrowser } from '../support/browser.js';
 import { AppDriver } from '../support/appDriver.js';
 import { BridgeSocket, type BridgeEvent } from '../support/bridgeSocket.js';
+import { startCanaryServer, type CanaryServer } from '../support/canaryServer.js';
 import { gisFixtures, repoRoot, startWebHost, type RunningHost } from '../support/webHost.js';
 
 /**
@@ -46,11 +45,9 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
   let model: ScriptedModelServer;
   let host: RunningHost;
   let bridge: BridgeSocket;
-  let canary: Server;
+  let canary: CanaryServer;
   let canaryOrigin = '';
   let canaryPort = 0;
-  const canaryHits: string[] = [];
-  let canaryConnections = 0;
   let home = '';
   let data = '';
   const marker = `MARKER-${Date.now().toString(36)}-secret`;
@@ -58,27 +55,9 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
   let decision: 'approve' | 'reject' = 'reject';
 
   before(async () => {
-    const body = Buffer.from(JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'canary' }, geometry: { type: 'Point', coordinates: [5, 50] } }] }));
-    canary = createServer((req, res) => {
-      canaryHits.push(`${req.method} ${req.url}`);
-      if (!/\.geojson(\?|$)/.test(req.url ?? '')) return void res.writeHead(404).end();
-      // /vsicurl/ reads by ranges.
-      const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
-      const start = range ? Math.min(Number(range[1]), body.length) : 0;
-      const end = range?.[2] ? Math.min(Number(range[2]), body.length - 1) : body.length - 1;
-      const part = body.subarray(start, end + 1);
-      res.writeHead(range ? 206 : 200, {
-        'Content-Type': 'application/geo+json',
-        'Content-Length': part.length,
-        'Accept-Ranges': 'bytes',
-        ...(range ? { 'Content-Range': `bytes ${start}-${end}/${body.length}` } : {}),
-      });
-      res.end(req.method === 'HEAD' ? undefined : part);
-    });
-    canary.on('connection', () => canaryConnections++);
-    await new Promise<void>((r) => canary.listen(0, '127.0.0.1', () => r()));
-    canaryPort = (canary.address() as AddressInfo).port;
-    canaryOrigin = `http://127.0.0.1:${canaryPort}`;
+    canary = await startCanaryServer(Buffer.from(JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'canary' }, geometry: { type: 'Point', coordinates: [5, 50] } }] })));
+    canaryPort = canary.port;
+    canaryOrigin = canary.origin;
 
     model = await startScriptedModelServer();
     const root = mkdtempSync(join(tmpdir(), 'mapwright-hostile-'));
@@ -111,7 +90,7 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
     bridge?.close();
     await host?.stop();
     await model?.close();
-    await new Promise<void>((r) => canary?.close(() => r()));
+    await canary?.close();
     if (home) rmSync(join(home, '..'), { recursive: true, force: true });
   });
 
@@ -240,7 +219,7 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
 
     const skipOwn = (p: string) => p.startsWith(join(home, 'projects', 'untitled.mapwright')) || basename(p).startsWith('mapwright.sqlite') || p.includes('-outputs');
     const before = { home: snapshot(home, skipOwn), data: snapshot(data, () => false), repo: new Set(readdirSync(repoRoot)) };
-    const hitsBefore = canaryConnections;
+    const hitsBefore = canary.connections();
 
     const failures: string[] = [];
     const list = corpus();
@@ -259,7 +238,7 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
         else if (!h.codes!.includes(result.error!.code) || !result.error!.message.trim()) failures.push(`${h.name}: code ${result.error!.code} (${result.error!.message.slice(0, 160)})`);
       }
       if (JSON.stringify(result).includes(marker)) failures.push(`${h.name}: the result carries the project's own text`);
-      if (canaryConnections !== hitsBefore) failures.push(`${h.name}: the canary was reached (${canaryHits.join(', ')})`);
+      if (canary.connections() !== hitsBefore) failures.push(`${h.name}: the canary was reached (${canary.hits.join(', ')})`);
     }
     assert.deepEqual(failures, []);
 
@@ -278,7 +257,7 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
     assert.equal(approvals.at(-1)!.fromInterface, true);
     const localFromGui = await trigger('layers.load', { path: join(data, 'countries.geojson') });
     assert.equal(localFromGui.error?.code, 'rejected_by_user', 'a local path typed by the renderer is asked for too');
-    assert.equal(canaryConnections, hitsBefore, 'the canary saw nothing');
+    assert.equal(canary.connections(), hitsBefore, 'the canary saw nothing');
 
     // No file appeared or changed outside the outputs folder; no geocoding cache anywhere.
     assert.deepEqual([...snapshot(home, skipOwn).entries()], [...before.home.entries()], 'the data folder is unchanged');
@@ -289,12 +268,12 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
     decision = 'approve';
     const ok = await play({ name: 'layers_load', arguments: { path: `/vsicurl/${canaryOrigin}/approved.geojson`, name: 'approved' } });
     assert.equal(ok.ok, true, JSON.stringify(ok));
-    assert.ok(canaryHits.some((h) => h.includes('/approved.geojson')), 'the approved call reached its origin');
-    const reached = canaryHits.length;
+    assert.ok(canary.hits.some((h) => h.includes('/approved.geojson')), 'the approved call reached its origin');
+    const reached = canary.hits.length;
     decision = 'reject';
     // After the call, the origin is closed again: the local VRT naming it asks, and is rejected.
     assert.equal((await play({ name: 'layers_load', arguments: { path: join(data, 'remote.vrt') } })).error?.code, 'rejected_by_user');
-    assert.equal(canaryHits.length, reached, `nothing was fetched once the approved call ended: ${canaryHits.slice(reached).join(', ')}`);
+    assert.equal(canary.hits.length, reached, `nothing was fetched once the approved call ended: ${canary.hits.slice(reached).join(', ')}`);
 
     function project(): string {
       return join(home, 'projects', 'untitled.mapwright');

@@ -5,32 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PARENT_POLL_MS } from './parentWatchdog.js';
+import { isRunning } from './testSupport.js';
 
 const WATCHDOG = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'parentWatchdog.ts')).href;
 
-/** Live and not a zombie (a dead orphan stays one until its adopter reaps it). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  if (process.platform !== 'linux') return true;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat[stat.lastIndexOf(')') + 2];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 // The blocked process: starts the watchdog, prints its pid, then never yields (at most 60 s).
 const BLOCKED = `
@@ -52,7 +36,7 @@ test('a process blocked in synchronous code ends within 2 s of its parent being 
   let childPid: number | undefined;
   t.after(() => {
     if (parent.exitCode === null && parent.signalCode === null) parent.kill('SIGKILL');
-    if (childPid !== undefined && running(childPid)) process.kill(childPid, 'SIGKILL');
+    if (childPid !== undefined && isRunning(childPid)) process.kill(childPid, 'SIGKILL');
   });
   for await (const line of createInterface({ input: parent.stdout! })) {
     childPid = Number(line.trim());
@@ -62,11 +46,11 @@ test('a process blocked in synchronous code ends within 2 s of its parent being 
 
   // Several polls with the parent alive: the watchdog must leave the process be.
   await sleep(PARENT_POLL_MS * 4);
-  assert.ok(running(childPid), 'the watchdog killed a process whose parent is alive');
+  assert.ok(isRunning(childPid), 'the watchdog killed a process whose parent is alive');
 
   const t0 = performance.now();
   parent.kill('SIGKILL');
-  while (running(childPid)) {
+  while (isRunning(childPid)) {
     const took = performance.now() - t0;
     if (took > 2000) assert.fail(`still running ${Math.round(took)} ms after its parent was killed`);
     await sleep(20);

@@ -3,7 +3,7 @@
  * referee, temp folders, and a small PNG decoder that does not go through GDAL.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -142,4 +142,25 @@ export function decodePng(bytes: Uint8Array): DecodedPng {
     }
   }
   return { width, height, bitDepth, colorType, channels, data };
+}
+
+/**
+ * Whether `pid` is a live process. A dead orphan stays a zombie until whoever adopted it (init
+ * or a subreaper) reaps it, and a zombie still answers `kill(pid, 0)`; on Linux its state in
+ * /proc tells it apart. Reaping is that adopter's business, not the app's.
+ */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
 }

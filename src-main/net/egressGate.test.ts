@@ -1,50 +1,25 @@
 import assert from 'node:assert/strict';
-import { createServer, request, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { request } from 'node:http';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fixture, skipReason } from '../gis-worker/testSupport.js';
 import { forkLauncher } from '../worker-host/forkLauncher.js';
 import { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
 import { makeWorkerSpawn } from '../worker-host/workerSpawn.js';
+import { startCanaryServer, type CanaryServer } from '../../e2e/support/canaryServer.js';
 import { EgressGate } from './egressGate.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ENTRY = join(import.meta.dirname, '..', 'gis-worker', 'workerMain.ts');
 
-/** A loopback server that counts every connection and serves one GeoJSON file. */
-async function startCanary(): Promise<{ server: Server; origin: string; hits: string[]; connections: () => number }> {
-  const hits: string[] = [];
-  let connections = 0;
-  const body = readFileSync(fixture('ne_110m_admin_0_countries.json'));
-  const server = createServer((req, res) => {
-    hits.push(`${req.method} ${req.url}`);
-    if (!/\.geojson(\?|$)/.test(req.url ?? '')) return void res.writeHead(404).end();
-    // /vsicurl/ reads by ranges.
-    const range = /^bytes=(\d+)-(\d*)$/.exec(req.headers.range ?? '');
-    const start = range ? Number(range[1]) : 0;
-    const end = range?.[2] ? Math.min(Number(range[2]), body.length - 1) : body.length - 1;
-    const part = body.subarray(start, end + 1);
-    res.writeHead(range ? 206 : 200, {
-      'Content-Type': 'application/geo+json',
-      'Content-Length': part.length,
-      'Accept-Ranges': 'bytes',
-      ...(range ? { 'Content-Range': `bytes ${start}-${end}/${body.length}` } : {}),
-    });
-    res.end(req.method === 'HEAD' ? undefined : part);
-  });
-  server.on('connection', () => connections++);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits, connections: () => connections };
-}
-
 describe('egress gate: GDAL reaches only what the running call was approved for', { skip: skipReason }, () => {
-  let canary: Awaited<ReturnType<typeof startCanary>>;
+  let canary: CanaryServer;
   let gate: EgressGate;
   let strict: EgressGate;
   let client: GisWorkerClient;
   before(async () => {
-    canary = await startCanary();
+    canary = await startCanaryServer(readFileSync(fixture('ne_110m_admin_0_countries.json')));
     gate = await EgressGate.start({ allowedOrigins: new Set([canary.origin]) });
     strict = await EgressGate.start();
     client = new GisWorkerClient(forkLauncher(ENTRY, ['--import', 'tsx']), { spawn: makeWorkerSpawn({ egressEnv: gate.workerEnv() }) });
@@ -53,7 +28,7 @@ describe('egress gate: GDAL reaches only what the running call was approved for'
     client.dispose();
     await gate.close();
     await strict.close();
-    await new Promise<void>((r) => canary.server.close(() => r()));
+    await canary.close();
   });
 
   it('refuses every request while no approved call uses the origin, in any spelling', async () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { HANDLE_NAMES } from '../../src-shared/tools/handles.js';
 import { wireName, type ToolDefinition } from '../../src-shared/tools/toolSdk.js';
+import { editDistance } from '../../src-shared/text/editDistance.js';
 
 export interface RegisteredTool {
   def: ToolDefinition;
@@ -85,16 +86,3 @@ export class ToolRegistry {
   }
 }
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = tmp;
-    }
-  }
-  return row[b.length]!;
-}

@@ -6,36 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { describe, test, type TestContext } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { makeTempDir, REPO_ROOT, skipReason } from '../gis-worker/testSupport.js';
+import { isRunning, makeTempDir, REPO_ROOT, skipReason } from '../gis-worker/testSupport.js';
 
 const HARNESS = path.join(REPO_ROOT, 'src-main', 'worker-host', 'workerOrphan.harness.ts');
 const DEADLINE_MS = 2000;
 
-/**
- * Whether `pid` is a live process. A dead orphan stays a zombie until whoever adopted it (init
- * or a subreaper) reaps it, and a zombie still answers `kill(pid, 0)`; on Linux its state in
- * /proc tells it apart. Reaping is that adopter's business, not the app's.
- */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  if (process.platform !== 'linux') return true;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
 
 /** Starts the stand-in main and waits for its `{ workerPid, workerDir }` line. */
 async function startHarness(t: TestContext, mode: 'idle' | 'busy', outputDir: string): Promise<{ main: ChildProcess; workerPid: number }> {
@@ -49,7 +29,7 @@ async function startHarness(t: TestContext, mode: 'idle' | 'busy', outputDir: st
   t.after(() => {
     // Whatever happened, leave nothing running and nothing behind.
     if (main.exitCode === null && main.signalCode === null) main.kill('SIGKILL');
-    if (workerPid !== undefined && running(workerPid)) process.kill(workerPid, 'SIGKILL');
+    if (workerPid !== undefined && isRunning(workerPid)) process.kill(workerPid, 'SIGKILL');
     if (workerDir) rmSync(workerDir, { recursive: true, force: true });
   });
 
@@ -73,12 +53,12 @@ async function startHarness(t: TestContext, mode: 'idle' | 'busy', outputDir: st
 
 /** SIGKILLs the stand-in main; resolves with how long its worker took to die, or fails. */
 async function killMainAndTimeWorker(t: TestContext, main: ChildProcess, workerPid: number): Promise<number> {
-  assert.ok(running(workerPid), 'the worker is up before main is killed');
+  assert.ok(isRunning(workerPid), 'the worker is up before main is killed');
   const mainGone = new Promise((resolve) => main.once('exit', resolve));
   const t0 = performance.now();
   main.kill('SIGKILL');
   await mainGone;
-  while (running(workerPid)) {
+  while (isRunning(workerPid)) {
     const took = performance.now() - t0;
     if (took > DEADLINE_MS) assert.fail(`the worker (pid ${workerPid}) is still running ${Math.round(took)} ms after main was killed`);
     await sleep(20);

@@ -1,3 +1,5 @@
+import { editDistance } from '../text/editDistance.js';
+
 /**
  * The SQL functions Mapwright lets the model call — one allow-list for the SQL tool
  * (inspect_sql, inspect_save_query), the attribute filter of inspect_query_features and the
@@ -195,19 +197,6 @@ const GEOMETRY_SUMMARY =
 const SUMMARY = `Allowed are ${[...SCALAR_SUMMARY, ...GROUPED_SUMMARY].join(', ')} and ${GEOMETRY_SUMMARY}`;
 const EXPRESSION_SUMMARY = `Allowed are ${SCALAR_SUMMARY.join(', ')} and ${GEOMETRY_SUMMARY}`;
 
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cur = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-  }
-  return row[b.length]!;
-}
 
 /** Allowed names within two edits of `name`, nearest first. */
 function nearest(n: string, allowed: ReadonlySet<string>): string[] {
