@@ -24,7 +24,7 @@ export interface ToolHostDeps {
   worker: GisWorkerClient;
   emit: Emit;
   privatePaths: PrivatePaths;
-  egress: Pick<EgressGate, 'openFor'>;
+  egress: Pick<EgressGate, 'openFor' | 'recent'>;
   /** Late-bound: the agent runner is built after the tool host. */
   runIsLive(): boolean;
   send(text: string): void;
@@ -62,6 +62,7 @@ export function createToolHost(d: ToolHostDeps) {
     },
     privatePaths: d.privatePaths,
     openEgress: (origins) => d.egress.openFor(origins),
+    egressRefusedSince: (since) => d.egress.recent(since).filter((e) => !e.allowed).map((e) => e.origin),
     loadProduced: async ({ path, name }) => {
       const info = await gdal.describe(path);
       const ref = parseSource(path);

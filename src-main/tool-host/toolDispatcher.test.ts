@@ -320,3 +320,37 @@ describe('dispatcher: sources are judged below the tools', () => {
     assert.deepEqual(opened.at(-1), [], 'closed after the call');
   });
 });
+
+describe('dispatcher: a read the egress gate refused says so', () => {
+  it('adds the refused origin and what to do to the error', async () => {
+    const failing = defineTool({
+      id: 'test.read_layer',
+      version: '1',
+      group: 'test',
+      icon: 'cog',
+      title: 'Read layer',
+      description: 'Reads a layer whose source is on the network.',
+      input: z.object({}),
+      safety: 'read',
+      exec: 'main',
+      handles: [],
+      summary: () => 'read',
+      execute: async () => {
+        throw new Error('HTTP response code: 403');
+      },
+    });
+    const broker = new ApprovalBroker(() => undefined, () => undefined);
+    const dispatcher = new ToolDispatcher(new ToolRegistry([failing]), handles, broker, {
+      policy: () => ({ mode: 'ask', askForReads: false }),
+      audit: () => undefined,
+      snapshot: () => undefined,
+      loadProduced: async (r) => r.path,
+      privatePaths: { isPrivate: () => false },
+      openEgress: () => () => undefined,
+      egressRefusedSince: () => ['https://tiles.example.org:443'],
+    });
+    const out = await dispatcher.dispatch(call('test_read_layer', {}));
+    assert.equal(out.result.ok, false);
+    assert.match(!out.result.ok ? (out.result.error.hint ?? '') : '', /egress gate refused https:\/\/tiles\.example\.org:443/);
+  });
+});

@@ -52,6 +52,8 @@ export interface DispatcherHooks {
   privatePaths: PrivatePathCheck;
   /** Opens the egress gate to these origins while an approved network call runs; returns the closer. */
   openEgress(origins: readonly string[]): () => void;
+  /** Origins the egress gate refused since `sinceMs` (epoch ms), to tell the model why a read failed. */
+  egressRefusedSince?(sinceMs: number): string[];
 }
 
 /**
@@ -172,6 +174,7 @@ export class ToolDispatcher {
     let loadedLayers: string[] = [];
     // Only an approved call reaches this line with network origins (the policy always asks).
     const closeEgress = caps.networkOrigins.length ? this.hooks.openEgress(caps.networkOrigins) : null;
+    const startedAt = Date.now();
     try {
       const data = await def.execute(args as never, { ...ctxBase, signal, progress: (f: number, m: string) => req.onProgress?.(clamp01(f), m) } as never);
       loadedLayers = await this.loadProduced(data);
@@ -179,7 +182,7 @@ export class ToolDispatcher {
     } catch (err) {
       if (timeout?.signal.aborted) result = toolError('timeout', `${def.id} took longer than ${Math.round(def.timeoutMs! / 1000)} s and was stopped.`, true);
       else if (req.signal.aborted) result = toolError('cancelled', `${def.id} was stopped.`, false);
-      else result = failureOf(def, err);
+      else result = withEgressHint(failureOf(def, err), this.hooks.egressRefusedSince?.(startedAt) ?? []);
     } finally {
       closeEgress?.();
       if (timer) clearTimeout(timer);
@@ -244,6 +247,15 @@ function failureOf(def: ToolDefinition, err: unknown): ToolResult {
   return err instanceof ToolFailure
     ? toolError(err.code, err.message, err.retryable, err.hint)
     : toolError('handler_error', `${def.id} failed: ${err instanceof Error ? err.message : String(err)}`, false);
+}
+
+/** A read that failed because GDAL was refused the network says so, with what to do. */
+function withEgressHint(result: ToolResult, refused: string[]): ToolResult {
+  if (result.ok || refused.length === 0) return result;
+  const hint =
+    `Mapwright's egress gate refused ${[...new Set(refused)].join(', ')}: no approved call was using ${refused.length === 1 ? 'it' : 'them'}. ` +
+    'Data from the network is read only by a call that names the URL itself (layers_load, inspect_describe_path), which the person approves.';
+  return { ok: false, error: { ...result.error, hint: result.error.hint ? `${result.error.hint} ${hint}` : hint } };
 }
 
 function parseArgs(tool: RegisteredTool, raw: unknown): { ok: true; args: unknown } | { ok: false; error: ToolResult } {
