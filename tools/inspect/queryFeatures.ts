@@ -34,7 +34,9 @@ export const queryFeatures = defineTool({
     'the list). Field names come from inspect_layer_info; for joins or aggregates use inspect_sql.',
   input: z.object({
     layer: z.string().min(1).describe('Layer id or exact name (vector layer or table)'),
-    where: sqlParam(z.string().min(1).max(4000).describe('Attribute filter over the layer fields (SQLite expression, allow-listed functions); quote text with single quotes')).optional(),
+    where: sqlParam(z.string().min(1).max(4000))
+      .optional()
+      .describe('Attribute filter over the layer fields (SQLite expression, allow-listed functions); quote text with single quotes'),
     bbox: BBox.optional().describe('Spatial filter [xmin, ymin, xmax, ymax] in filter_crs (default degrees: [west, south, east, north])'),
     geometry: z
       .union([z.string().min(1), z.record(z.string(), z.unknown())])
