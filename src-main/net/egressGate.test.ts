@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { connect } from 'node:net';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fixture, skipReason } from '../gis-worker/testSupport.js';
 import { forkLauncher } from '../worker-host/forkLauncher.js';
@@ -78,5 +78,29 @@ describe('egress gate: GDAL reaches only what the running call was approved for'
     assert.match(answer, /^HTTP\/1\.1 403/);
     assert.equal(canary.connections(), before);
     assert.match(strict.recent()[0]!.reason, /loopback/);
+  });
+});
+
+describe('egress gate: an HTTPS tunnel ends with the approval', () => {
+  it('cuts a kept-alive CONNECT tunnel when its origin closes', async () => {
+    const upstream = createServer((socket) => socket.on('data', (d) => socket.write(d)));
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
+    const host = `127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+    const gate = await EgressGate.start({ allowedOrigins: new Set([`https://${host}`]) });
+    try {
+      const close = gate.openFor([`https://${host}`]);
+      const auth = `Basic ${Buffer.from(gate.workerEnv().GDAL_HTTP_PROXYUSERPWD!).toString('base64')}`;
+      const socket = connect(gate.port, '127.0.0.1', () => socket.write(`CONNECT ${host} HTTP/1.1\r\nProxy-Authorization: ${auth}\r\n\r\n`));
+      const established = await new Promise<string>((resolve) => socket.once('data', (d) => resolve(d.toString())));
+      assert.match(established, /^HTTP\/1\.1 200/);
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      socket.on('error', () => undefined);
+      close();
+      await closed;
+      assert.ok(socket.destroyed);
+    } finally {
+      await gate.close();
+      await new Promise<void>((r) => upstream.close(() => r()));
+    }
   });
 });

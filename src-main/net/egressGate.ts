@@ -27,6 +27,8 @@ export class EgressGate {
   private readonly open = new Map<string, number>();
   private readonly events: EgressEvent[] = [];
   private readonly sockets = new Set<Socket>();
+  /** HTTPS tunnels by origin: curl keeps them alive, so they are cut when their origin closes. */
+  private readonly tunnels = new Map<string, Set<Socket>>();
 
   private constructor(
     private readonly server: Server,
@@ -63,8 +65,14 @@ export class EgressGate {
       closed = true;
       for (const k of keys) {
         const n = (this.open.get(k) ?? 1) - 1;
-        if (n <= 0) this.open.delete(k);
-        else this.open.set(k, n);
+        if (n > 0) {
+          this.open.set(k, n);
+          continue;
+        }
+        this.open.delete(k);
+        // A kept-alive tunnel would carry later requests unjudged: the approval ends here.
+        for (const tunnel of this.tunnels.get(k) ?? []) tunnel.destroy();
+        this.tunnels.delete(k);
       }
     };
   }
@@ -146,8 +154,15 @@ export class EgressGate {
     client.on('error', () => client.destroy());
     if (!this.authorised(req)) return void client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="mapwright"\r\n\r\n');
     const hostPort = req.url ?? '';
-    const verdict = await this.judge(`https://${hostPort}/`);
+    const target = `https://${hostPort}/`;
+    const verdict = await this.judge(target);
     if (!verdict.ok) return void client.end(`HTTP/1.1 ${verdict.status} Forbidden\r\nX-Mapwright-Egress: refused\r\n\r\n`);
+    const origin = originOfTarget(target) ?? target;
+    // The call may have ended while the name was being checked.
+    if (!this.open.has(origin)) return void client.end('HTTP/1.1 403 Forbidden\r\nX-Mapwright-Egress: refused\r\n\r\n');
+    const open = this.tunnels.get(origin) ?? new Set<Socket>();
+    this.tunnels.set(origin, open.add(client));
+    client.on('close', () => open.delete(client));
     const port = Number(/:(\d+)$/.exec(hostPort)?.[1] ?? 443);
     const upstream = connect({ host: verdict.address, port, timeout: 60_000 });
     upstream.on('connect', () => {

@@ -251,9 +251,10 @@ function failureOf(def: ToolDefinition, err: unknown): ToolResult {
 
 /** A read that failed because GDAL was refused the network says so, with what to do. */
 function withEgressHint(result: ToolResult, refused: string[]): ToolResult {
-  if (result.ok || refused.length === 0) return result;
+  const origins = [...new Set(refused)];
+  if (result.ok || origins.length === 0) return result;
   const hint =
-    `Mapwright's egress gate refused ${[...new Set(refused)].join(', ')}: no approved call was using ${refused.length === 1 ? 'it' : 'them'}. ` +
+    `Mapwright's egress gate refused ${origins.join(', ')}: no approved call was using ${origins.length === 1 ? 'it' : 'them'}. ` +
     'Data from the network is read only by a call that names the URL itself (layers_load, inspect_describe_path), which the person approves.';
   return { ok: false, error: { ...result.error, hint: result.error.hint ? `${result.error.hint} ${hint}` : hint } };
 }
