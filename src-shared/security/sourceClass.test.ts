@@ -54,6 +54,7 @@ describe('classifySource', () => {
       'GPKG:/vsicurl/http://h/a.gpkg:t',
       'NETCDF:"http://h/a.nc":v',
       'SOMETHINGNEW:whatever',
+      '\\\\fileserver\\share\\a.shp',
     ]) {
       assert.equal(kind(s), 'network', s);
     }

@@ -54,6 +54,8 @@ export function classifySource(source: string): SourceClass {
     if (scheme[1]!.toLowerCase() === 'file') return { kind: 'refused', reason: 'file:// URLs are not accepted; give the absolute path of the file' };
     return network(text, text);
   }
+  // A Windows UNC path (\\server\share) is a network share; nothing can approve it.
+  if (/^\\\\/.test(text)) return { kind: 'network', origin: null, target: text };
   // A Windows drive (C:\…, C:/…) is a path, not a driver prefix.
   if (/^[A-Za-z]:[\\/]/.test(text)) return { kind: 'local', path: text };
   const prefix = /^([A-Za-z][A-Za-z0-9_]*):(.*)$/s.exec(text);
@@ -119,5 +121,5 @@ export function originOfTarget(target: string): string | null {
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443', 'ftp:': '21', 'ftps:': '990' };
 
 function isAbsolute(path: string): boolean {
-  return path.startsWith('/') || /^\\\\/.test(path);
+  return path.startsWith('/');
 }
