@@ -6,17 +6,9 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import {
-  checkDestination,
-  EgressFailed,
-  EgressRefused,
-  guardedFetch,
-  guardedFetchStream,
-  isNonPublicAddress,
-  originOf,
-  parseIpLiteral,
-  type EgressOptions,
-} from './ssrfGuard.js';
+import { guardedFetch, guardedFetchStream } from './guardedFetch.js';
+import { isNonPublicAddress, parseIpLiteral } from './ipAddress.js';
+import { checkDestination, EgressFailed, EgressRefused, originOf, type EgressOptions } from './ssrfGuard.js';
 
 const PUBLIC = '93.184.216.34';
 

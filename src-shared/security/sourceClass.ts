@@ -104,21 +104,29 @@ function network(text: string, target: string): SourceClass {
   return { kind: 'network', origin: originOfTarget(target), target: text };
 }
 
-/** `scheme://host:port` of the first URL in a network source, lower case, default port explicit. */
+/** `scheme://host:port` of the first URL in a network source (as `originOfUrl`), or null. */
 export function originOfTarget(target: string): string | null {
   const m = /([a-z][a-z0-9+.-]*):\/\/[^\s"'<>]+/i.exec(target);
   if (!m) return null;
   try {
     const url = new URL(m[0]);
-    if (!url.host) return null;
-    const port = url.port || DEFAULT_PORTS[url.protocol] || '';
-    return `${url.protocol}//${url.hostname}${port ? `:${port}` : ''}`.toLowerCase();
+    return url.host ? originOfUrl(url) : null;
   } catch {
     return null;
   }
 }
 
-const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443', 'ftp:': '21', 'ftps:': '990' };
+const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443', 'ws:': '80', 'wss:': '443', 'ftp:': '21', 'ftps:': '990' };
+
+/**
+ * The one spelling of an origin everywhere it is compared (approvals, the egress gate, the
+ * SSRF guard): `scheme://host:port`, lower case, the default port written out, IPv6 hosts in
+ * brackets.
+ */
+export function originOfUrl(url: URL): string {
+  const port = url.port || DEFAULT_PORTS[url.protocol] || '';
+  return `${url.protocol}//${url.hostname}${port ? `:${port}` : ''}`.toLowerCase();
+}
 
 function isAbsolute(path: string): boolean {
   return path.startsWith('/');
