@@ -46,8 +46,6 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
   let host: RunningHost;
   let bridge: BridgeSocket;
   let canary: CanaryServer;
-  let canaryOrigin = '';
-  let canaryPort = 0;
   let home = '';
   let data = '';
   const marker = `MARKER-${Date.now().toString(36)}-secret`;
@@ -56,8 +54,6 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
 
   before(async () => {
     canary = await startCanaryServer(Buffer.from(JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'canary' }, geometry: { type: 'Point', coordinates: [5, 50] } }] })));
-    canaryPort = canary.port;
-    canaryOrigin = canary.origin;
 
     model = await startScriptedModelServer();
     const root = mkdtempSync(join(tmpdir(), 'mapwright-hostile-'));
@@ -67,14 +63,14 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
     mkdirSync(data);
     copyFileSync(TOWNS, join(data, 'countries.geojson'));
     // Files an attacker left in the person's data: each points somewhere it should not.
-    writeFileSync(join(data, 'remote.vrt'), `<OGRVRTDataSource><OGRVRTLayer name="x"><SrcDataSource>/vsicurl/${canaryOrigin}/vrt.geojson</SrcDataSource></OGRVRTLayer></OGRVRTDataSource>`);
-    writeFileSync(join(data, 'wms.xml'), `<GDAL_WMS><Service name="TMS"><ServerUrl>${canaryOrigin}/tiles/\${z}/\${x}/\${y}.png</ServerUrl></Service><DataWindow><UpperLeftX>-20037508.34</UpperLeftX><UpperLeftY>20037508.34</UpperLeftY><LowerRightX>20037508.34</LowerRightX><LowerRightY>-20037508.34</LowerRightY><TileLevel>18</TileLevel><TileCountX>1</TileCountX><TileCountY>1</TileCountY><YOrigin>top</YOrigin></DataWindow><Projection>EPSG:3857</Projection><BlockSizeX>256</BlockSizeX><BlockSizeY>256</BlockSizeY><BandsCount>3</BandsCount></GDAL_WMS>`);
+    writeFileSync(join(data, 'remote.vrt'), `<OGRVRTDataSource><OGRVRTLayer name="x"><SrcDataSource>/vsicurl/${canary.origin}/vrt.geojson</SrcDataSource></OGRVRTLayer></OGRVRTDataSource>`);
+    writeFileSync(join(data, 'wms.xml'), `<GDAL_WMS><Service name="TMS"><ServerUrl>${canary.origin}/tiles/\${z}/\${x}/\${y}.png</ServerUrl></Service><DataWindow><UpperLeftX>-20037508.34</UpperLeftX><UpperLeftY>20037508.34</UpperLeftY><LowerRightX>20037508.34</LowerRightX><LowerRightY>-20037508.34</LowerRightY><TileLevel>18</TileLevel><TileCountX>1</TileCountX><TileCountY>1</TileCountY><YOrigin>top</YOrigin></DataWindow><Projection>EPSG:3857</Projection><BlockSizeX>256</BlockSizeX><BlockSizeY>256</BlockSizeY><BandsCount>3</BandsCount></GDAL_WMS>`);
     writeFileSync(join(data, 'private.vrt'), `<OGRVRTDataSource><OGRVRTLayer name="m"><SrcDataSource>${join(home, 'projects', 'untitled.mapwright')}</SrcDataSource><SrcLayer>messages</SrcLayer></OGRVRTLayer></OGRVRTDataSource>`);
     writeFileSync(join(data, 'relative.vrt'), `<OGRVRTDataSource><OGRVRTLayer name="m"><SrcDataSource relativeToVRT="1">../home/projects/untitled.mapwright</SrcDataSource><SrcLayer>messages</SrcLayer></OGRVRTLayer></OGRVRTDataSource>`);
     writeFileSync(join(data, 'sqlvrt.vrt'), `<OGRVRTDataSource><OGRVRTLayer name="g"><SrcDataSource>${join(data, 'countries.geojson')}</SrcDataSource><SrcSQL dialect="sqlite">SELECT ogr_geocode('Paris') AS g FROM countries</SrcSQL></OGRVRTLayer></OGRVRTDataSource>`);
     symlinkSync(home, join(data, 'innocent-folder'));
 
-    host = await startWebHost({ MAPWRIGHT_HOME: home, MAPWRIGHT_MODEL_URL: model.url, MAPWRIGHT_MODEL: 'scripted', MAPWRIGHT_ALLOW_ORIGINS: canaryOrigin });
+    host = await startWebHost({ MAPWRIGHT_HOME: home, MAPWRIGHT_MODEL_URL: model.url, MAPWRIGHT_MODEL: 'scripted', MAPWRIGHT_ALLOW_ORIGINS: canary.origin });
     bridge = await BridgeSocket.connect(host.url);
     bridge.onEvent = (e: BridgeEvent) => {
       if (e.name !== 'approval/requested') return;
@@ -93,6 +89,8 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
     await canary?.close();
     if (home) rmSync(join(home, '..'), { recursive: true, force: true });
   });
+
+  const projectFile = () => join(home, 'projects', 'untitled.mapwright');
 
   /** One run: the scripted model makes `call`; returns the result the model got back. */
   async function play(call: Hostile['call'], text = `try ${call.name}`): Promise<ToolResult> {
@@ -128,9 +126,9 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
   }
 
   const corpus = (): Hostile[] => {
-    const C = canaryOrigin;
-    const P = canaryPort;
-    const project = join(home, 'projects', 'untitled.mapwright');
+    const C = canary.origin;
+    const P = canary.port;
+    const project = projectFile();
     const load = (path: string) => ({ name: 'layers_load', arguments: { path } });
     const describePath = (path: string) => ({ name: 'inspect_describe_path', arguments: { path } });
     const sql = (text: string) => ({ name: 'inspect_sql', arguments: { sql: text } });
@@ -217,7 +215,7 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
     decision = 'reject';
     await bridge.call('entries/trigger', { entry: 'commands.set_mode', params: { mode: 'auto' } });
 
-    const skipOwn = (p: string) => p.startsWith(join(home, 'projects', 'untitled.mapwright')) || basename(p).startsWith('mapwright.sqlite') || p.includes('-outputs');
+    const skipOwn = (p: string) => p.startsWith(projectFile()) || basename(p).startsWith('mapwright.sqlite') || p.includes('-outputs');
     const before = { home: snapshot(home, skipOwn), data: snapshot(data, () => false), repo: new Set(readdirSync(repoRoot)) };
     const hitsBefore = canary.connections();
 
@@ -244,14 +242,14 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
 
     // The hostile renderer: only GUI tools, with the GUI's fields; paths it sends are asked for.
     const trigger = (entry: string, params: Record<string, unknown>) => bridge.call<ToolResult>('entries/trigger', { entry, params });
-    const notAllowed = await trigger('inspect.sql', { sql: `SELECT * FROM "${project()}"."messages"` });
+    const notAllowed = await trigger('inspect.sql', { sql: `SELECT * FROM "${projectFile()}"."messages"` });
     assert.equal(notAllowed.error?.code, 'not_allowed');
     assert.equal((await trigger('processing.run', { algorithm: 'buffer', params: {} })).error?.code, 'not_allowed');
     assert.equal((await trigger('layers.load', { path: join(home, 'mapwright.sqlite') })).error?.code, 'not_allowed');
     const layers = await bridge.call<{ layers: { id: string }[] }>('project/get');
     assert.equal((await trigger('layers.set_opacity', { layer: layers.layers[0]!.id, opacity: 0.5, path: '/etc/passwd' })).error?.code, 'invalid_params');
     const asked = approvals.length;
-    const fromGui = await trigger('layers.load', { path: `/vsicurl/${canaryOrigin}/gui.geojson` });
+    const fromGui = await trigger('layers.load', { path: `/vsicurl/${canary.origin}/gui.geojson` });
     assert.equal(fromGui.error?.code, 'rejected_by_user');
     assert.equal(approvals.length, asked + 1, 'a network path from the interface is asked for');
     assert.equal(approvals.at(-1)!.fromInterface, true);
@@ -266,7 +264,7 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
 
     // The positive control: approved, the same kind of call does reach the canary — through the gate.
     decision = 'approve';
-    const ok = await play({ name: 'layers_load', arguments: { path: `/vsicurl/${canaryOrigin}/approved.geojson`, name: 'approved' } });
+    const ok = await play({ name: 'layers_load', arguments: { path: `/vsicurl/${canary.origin}/approved.geojson`, name: 'approved' } });
     assert.equal(ok.ok, true, JSON.stringify(ok));
     assert.ok(canary.hits.some((h) => h.includes('/approved.geojson')), 'the approved call reached its origin');
     const reached = canary.hits.length;
@@ -274,16 +272,12 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
     // After the call, the origin is closed again: the local VRT naming it asks, and is rejected.
     assert.equal((await play({ name: 'layers_load', arguments: { path: join(data, 'remote.vrt') } })).error?.code, 'rejected_by_user');
     assert.equal(canary.hits.length, reached, `nothing was fetched once the approved call ended: ${canary.hits.slice(reached).join(', ')}`);
-
-    function project(): string {
-      return join(home, 'projects', 'untitled.mapwright');
-    }
   });
 
   it('Plan mode refuses a network read outright', async () => {
     await bridge.call('entries/trigger', { entry: 'commands.set_mode', params: { mode: 'plan' } });
     const asked = approvals.length;
-    const result = await play({ name: 'inspect_describe_path', arguments: { path: `/vsicurl/${canaryOrigin}/plan.tif` } });
+    const result = await play({ name: 'inspect_describe_path', arguments: { path: `/vsicurl/${canary.origin}/plan.tif` } });
     assert.equal(result.error?.code, 'not_allowed');
     assert.equal(approvals.length, asked);
     await bridge.call('entries/trigger', { entry: 'commands.set_mode', params: { mode: 'ask' } });
@@ -296,11 +290,11 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
       const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
       const app = new AppDriver(page);
       await app.open(host.url);
-      model.script([{ toolCalls: [{ name: 'layers_load', arguments: { path: `/vsicurl/${canaryOrigin}/dialog.geojson` } }] }, { text: 'ok' }]);
+      model.script([{ toolCalls: [{ name: 'layers_load', arguments: { path: `/vsicurl/${canary.origin}/dialog.geojson` } }] }, { text: 'ok' }]);
       await app.askAgent('load the remote layer');
       const dialog = await app.waitForApproval();
       const network = await page.getByTestId('approval-network').innerText();
-      assert.match(network, new RegExp(`http://127\\.0\\.0\\.1:${canaryPort}`));
+      assert.match(network, new RegExp(`http://127\\.0\\.0\\.1:${canary.port}`));
       assert.equal(await page.getByTestId('approval-remember').count(), 0, 'a network call cannot be remembered');
       assert.match(dialog.text, /dialog\.geojson/);
       await app.screenshot('hostile-network-dialog');

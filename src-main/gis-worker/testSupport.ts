@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
+import assert from 'node:assert/strict';
+import { WorkerRequestError } from '../worker-host/GisWorkerClient.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = path.resolve(REPO_ROOT, '..', 'shared', 'fixtures', 'gis');
@@ -163,4 +165,14 @@ export function isRunning(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Asserts a worker request failed as bad input (the data's fault) with a message matching `pattern`. */
+export async function rejectsAsBadInput(request: Promise<unknown>, pattern: RegExp): Promise<void> {
+  await assert.rejects(request, (err: unknown) => {
+    assert.ok(err instanceof WorkerRequestError, String(err));
+    assert.equal(err.code, 'bad_input');
+    assert.match(err.message, pattern);
+    return true;
+  });
 }

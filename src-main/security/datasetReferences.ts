@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /**
@@ -19,16 +19,8 @@ const XML_DATASET = /\.(vrt|xml)$/i;
 const SCAN_LIMIT = 8 * 1024 * 1024;
 
 export function datasetReferences(path: string): DatasetReferences {
-  const none = { sources: [], sql: [] };
-  let text: string;
-  try {
-    const st = statSync(path);
-    if (!st.isFile() || st.size > SCAN_LIMIT) return none;
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return none; // Missing or unreadable: GDAL says so in its own words.
-  }
-  if (!XML_DATASET.test(path) && !/^\s*</.test(text.slice(0, 256))) return none;
+  const text = xmlText(path);
+  if (text === null) return { sources: [], sql: [] };
   const base = dirname(path);
   const sources: string[] = [];
   for (const m of text.matchAll(/<(SrcDataSource|SourceFilename|SrcDataset|Filename)\b([^>]*)>([^<]*)</gi)) {
@@ -44,6 +36,29 @@ export function datasetReferences(path: string): DatasetReferences {
   }
   const sql = [...text.matchAll(/<SrcSQL\b[^>]*>([^<]*)</gi)].map((m) => unescapeXml(m[1]!));
   return { sources, sql };
+}
+
+/**
+ * The file's text when it is an XML dataset (by extension, or by its first bytes), else null.
+ * Every open of a person's file passes here, so other files cost one small read, not a full one.
+ */
+function xmlText(path: string): string | null {
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, 'r');
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > SCAN_LIMIT) return null;
+    if (!XML_DATASET.test(path)) {
+      const head = Buffer.alloc(Math.min(256, st.size));
+      readSync(fd, head, 0, head.length, 0);
+      if (!/^\s*</.test(head.toString('utf8'))) return null;
+    }
+    return readFileSync(fd, 'utf8');
+  } catch {
+    return null; // Missing or unreadable: GDAL says so in its own words.
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
 }
 
 function unescapeXml(text: string): string {

@@ -9,7 +9,7 @@ import { builtInTools } from '../../tools/index.js';
 import { assessCall } from './callCapabilities.js';
 
 const tool = (id: string) => builtInTools.find((t) => t.id === id) as ToolDefinition;
-const nothingPrivate = { isPrivate: () => false };
+const nothingPrivate = { isPrivate: () => false, mentionedIn: () => false };
 
 describe('call capabilities of the built-in tools', () => {
   it('finds the declared sources and SQL in validated arguments', () => {
@@ -32,7 +32,7 @@ describe('call capabilities of the built-in tools', () => {
     assert.deepEqual(a.ok && a.caps.networkOrigins, ['https://example.org:443']);
     const b = assessCall(load, { path: nested }, nothingPrivate);
     assert.deepEqual(b.ok && b.caps.networkOrigins, ['https://example.org:443'], 'followed through a relative VRT');
-    const c = assessCall(load, { path: nested }, { isPrivate: (p) => p === remote });
+    const c = assessCall(load, { path: nested }, { isPrivate: (p) => p === remote, mentionedIn: () => false });
     assert.equal(!c.ok && !c.error.ok && c.error.error.code, 'not_allowed');
     const local = assessCall(load, { path: join(dir, 'plain.gpkg') }, nothingPrivate);
     assert.deepEqual(local.ok && local.caps, { networkOrigins: [], carriesPathOrSql: true });

@@ -71,7 +71,7 @@ function setup() {
     audit: (e) => audit.push(e),
     snapshot: (i) => snapshots.push(i.toolId),
     loadProduced: async (r) => r.name ?? r.path,
-    privatePaths: { isPrivate: () => false },
+    privatePaths: { isPrivate: () => false, mentionedIn: () => false },
     openEgress: () => () => undefined,
   });
   return { broker, announced, dispatcher, audit, snapshots };
@@ -167,7 +167,7 @@ describe('ToolDispatcher rules of the tool layer', () => {
       audit: (e) => audit.push(e),
       snapshot: () => undefined,
       loadProduced: async (r) => `loaded:${r.name}`,
-      privatePaths: { isPrivate: () => false },
+      privatePaths: { isPrivate: () => false, mentionedIn: () => false },
       openEgress: () => () => undefined,
     });
     return { registry, dispatcher, broker, announced, audit };
@@ -290,7 +290,7 @@ describe('dispatcher: sources are judged below the tools', () => {
       audit: () => undefined,
       snapshot: () => undefined,
       loadProduced: async (r) => r.path,
-      privatePaths: { isPrivate: (p) => p.startsWith('/home/me/.config/Mapwright') },
+      privatePaths: { isPrivate: (p) => p.startsWith('/home/me/.config/Mapwright'), mentionedIn: () => false },
       openEgress: (origins) => {
         opened.push([...origins]);
         return () => opened.push([]);
@@ -345,7 +345,7 @@ describe('dispatcher: a read the egress gate refused says so', () => {
       audit: () => undefined,
       snapshot: () => undefined,
       loadProduced: async (r) => r.path,
-      privatePaths: { isPrivate: () => false },
+      privatePaths: { isPrivate: () => false, mentionedIn: () => false },
       openEgress: () => () => undefined,
       egressRefusedSince: () => ['https://tiles.example.org:443'],
     });

@@ -101,8 +101,8 @@ export class ToolDispatcher {
         return this.finish(req, tool, args, 'refused', 'system', failureOf(def, err));
       }
     }
-    // …and again after it, since what it returns is what runs.
-    const assessed = assessCall(def, args, this.hooks.privatePaths);
+    // …and again after it when it changed them, since what it returns is what runs.
+    const assessed = args === parsed.args ? early : assessCall(def, args, this.hooks.privatePaths);
     if (!assessed.ok) return this.finish(req, tool, args, 'refused', 'policy', assessed.error);
     const caps: CallCapabilities = assessed.caps;
     const summary = safeSummary(tool, args);

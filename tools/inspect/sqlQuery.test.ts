@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Layer, LayerKind } from '../../src-shared/domain/layer.js';
 import type { GdalHandle, ProjectHandle } from '../../src-shared/tools/handles.js';
-import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { queryFeatures } from './queryFeatures.js';
 import { saveQuery } from './saveQuery.js';
 import { sqlQuery } from './sqlQuery.js';
+import { expectRefusal } from '../expectRefusal.js';
 
 function layer(name: string, kind: LayerKind, source: string, fields: string[]): Layer {
   return {
@@ -62,16 +62,6 @@ function harness() {
   return { ctx, calls };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<ToolFailure> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof ToolFailure, String(err));
-    return err;
-  }
-  throw new Error('expected a refusal');
-}
-
 describe('the SQL tools refuse in prepare what would read files or reach the network', () => {
   test('inspect_sql: functions, datasources and unknown tables come back as invalid_params naming them', async () => {
     const { ctx, calls } = harness();
@@ -84,7 +74,7 @@ describe('the SQL tools refuse in prepare what would read files or reach the net
       ["ATTACH '/home/me/app.sqlite' AS app", /Only a SELECT/],
     ];
     for (const [sql, why] of cases) {
-      const err = await refusal(sqlQuery.prepare!(sqlQuery.input.parse({ sql }), ctx));
+      const err = await expectRefusal(sqlQuery.prepare!(sqlQuery.input.parse({ sql }), ctx));
       assert.equal(err.code, 'invalid_params', sql);
       assert.match(err.message, why, sql);
       assert.match(err.hint ?? '', /inspect_save_query/);
@@ -108,7 +98,7 @@ describe('the SQL tools refuse in prepare what would read files or reach the net
 
   test('inspect_save_query: refused before the approval dialog; a valid query is previewed as it will run', async () => {
     const { ctx, calls } = harness();
-    const err = await refusal(saveQuery.prepare!(saveQuery.input.parse({ sql: "SELECT ExportSHP('nc', 'geom', '/tmp/x', 'UTF-8') FROM nc", name: 'x' }), ctx));
+    const err = await expectRefusal(saveQuery.prepare!(saveQuery.input.parse({ sql: "SELECT ExportSHP('nc', 'geom', '/tmp/x', 'UTF-8') FROM nc", name: 'x' }), ctx));
     assert.equal(err.code, 'invalid_params');
     assert.match(err.message, /ExportSHP\(\) is not allowed: it imports or exports files/);
     const prepared = await saveQuery.prepare!(saveQuery.input.parse({ sql: 'SELECT NAME, ST_Buffer(geom, 0.1) AS geom FROM nc /* buffered */', name: 'buffered' }), ctx);
@@ -126,7 +116,7 @@ describe('the SQL tools refuse in prepare what would read files or reach the net
       ['AREA > 1 -- c', /comments are not allowed/],
     ];
     for (const [where, why] of cases) {
-      const err = await refusal(queryFeatures.prepare!(queryFeatures.input.parse({ layer: 'nc', where }), ctx));
+      const err = await expectRefusal(queryFeatures.prepare!(queryFeatures.input.parse({ layer: 'nc', where }), ctx));
       assert.equal(err.code, 'invalid_params', where);
       assert.match(err.message, why, where);
       assert.match(err.hint ?? '', /fields: NAME, AREA/);

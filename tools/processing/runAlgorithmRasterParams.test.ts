@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import type { AlgorithmRequest, GdalHandle, ProjectHandle } from '../../src-shared/tools/handles.js';
-import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { runAlgorithm } from './runAlgorithm.js';
+import { expectRefusal } from '../expectRefusal.js';
 
 function layer(id: string, kind: 'vector' | 'raster', source: string, sublayer: string | null = null): Layer {
   return {
@@ -69,16 +69,6 @@ function harness() {
   return { run };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<ToolFailure> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof ToolFailure, String(err));
-    return err;
-  }
-  throw new Error('expected a refusal');
-}
-
 describe('processing_run with raster algorithms', () => {
   test('an array of layers reaches the worker as an array of sources', async () => {
     const { run } = harness();
@@ -108,16 +98,16 @@ describe('processing_run with raster algorithms', () => {
 
   test('the wrong kind of layer, or a bad expression, is refused before the dialog', async () => {
     const { run } = harness();
-    const swapped = await refusal(run({ algorithm: 'zonal_statistics', params: { zones: 'dem_west', raster: 'cantons' } }));
+    const swapped = await expectRefusal(run({ algorithm: 'zonal_statistics', params: { zones: 'dem_west', raster: 'cantons' } }));
     assert.equal(swapped.code, 'invalid_params');
     assert.match(swapped.message, /params\.zones: zonal_statistics needs a vector layer; 'dem_west' is a raster/);
-    const shade = await refusal(run({ algorithm: 'hillshade', params: { input: 'cantons' } }));
+    const shade = await expectRefusal(run({ algorithm: 'hillshade', params: { input: 'cantons' } }));
     assert.match(shade.message, /params\.input: hillshade needs a raster layer; 'cantons' is a vector/);
-    const mosaic = await refusal(run({ algorithm: 'mosaic', params: { inputs: ['dem_west', 'cantons'] } }));
+    const mosaic = await expectRefusal(run({ algorithm: 'mosaic', params: { inputs: ['dem_west', 'cantons'] } }));
     assert.match(mosaic.message, /params\.inputs: mosaic needs a raster layer; 'cantons' is a vector/);
-    const calc = await refusal(run({ algorithm: 'raster_calculator', params: { inputs: ['dem_west'], expression: 'A1 + B1' } }));
+    const calc = await expectRefusal(run({ algorithm: 'raster_calculator', params: { inputs: ['dem_west'], expression: 'A1 + B1' } }));
     assert.match(calc.message, /B1 refers to input B, but only 1 input/);
-    const clip = await refusal(run({ algorithm: 'clip_raster', params: { input: 'dem_west' } }));
+    const clip = await expectRefusal(run({ algorithm: 'clip_raster', params: { input: 'dem_west' } }));
     assert.match(clip.message, /give exactly one of bbox or mask/);
   });
 });

@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Layer, LayerKind } from '../../src-shared/domain/layer.js';
 import type { AlgorithmRequest, GdalHandle, ProjectHandle } from '../../src-shared/tools/handles.js';
-import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { runAlgorithm } from './runAlgorithm.js';
+import { expectRefusal } from '../expectRefusal.js';
 
 function layer(id: string, kind: LayerKind, source: string, sublayer: string | null = null): Layer {
   return {
@@ -66,16 +66,6 @@ function harness() {
   return { run };
 }
 
-async function refusal(promise: Promise<unknown>): Promise<ToolFailure> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof ToolFailure, String(err));
-    return err;
-  }
-  throw new Error('expected a refusal');
-}
-
 describe('processing_run with vector algorithms', () => {
   test('join_by_field takes a table layer, resolves both sources and hands the report to the model', async () => {
     const { request, result } = await harness().run({
@@ -92,19 +82,19 @@ describe('processing_run with vector algorithms', () => {
   test('attribute algorithms run on a table; overlays refuse one', async () => {
     const { request } = await harness().run({ algorithm: 'select_by_attribute', params: { input: 'wb', where: 'HDI > 0.9' } });
     assert.equal(request.params.input, '/data/worldbank_df.csv');
-    const err = await refusal(harness().run({ algorithm: 'clip', params: { input: 'world', overlay: 'wb' } }));
+    const err = await expectRefusal(harness().run({ algorithm: 'clip', params: { input: 'world', overlay: 'wb' } }));
     assert.equal(err.code, 'invalid_params');
     assert.match(err.message, /params\.overlay: clip needs a vector layer; 'wb' is a table/);
   });
 
   test('an expression with a statement in it is refused before the dialog', async () => {
-    const err = await refusal(harness().run({ algorithm: 'field_calculator', params: { input: 'world', field_name: 'x', expression: "1; ATTACH 'evil.db' AS e" } }));
+    const err = await expectRefusal(harness().run({ algorithm: 'field_calculator', params: { input: 'world', field_name: 'x', expression: "1; ATTACH 'evil.db' AS e" } }));
     assert.equal(err.code, 'invalid_params');
     assert.match(err.message, /params\.expression: ';' is not allowed/);
   });
 
   test('a simplify tolerance on a worldwide degree layer comes back with the region-first fix', async () => {
-    const err = await refusal(harness().run({ algorithm: 'simplify', params: { input: 'world', tolerance: 500 } }));
+    const err = await expectRefusal(harness().run({ algorithm: 'simplify', params: { input: 'world', tolerance: 500 } }));
     assert.equal(err.code, 'invalid_params');
     assert.match(err.message, /params\.tolerance is a distance/);
     // The world spans 360°: no single UTM zone holds it, so the fix is to select a region first.

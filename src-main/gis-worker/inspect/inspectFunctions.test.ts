@@ -9,8 +9,8 @@ import { copyFileSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { forkLauncher } from '../../worker-host/forkLauncher.js';
-import { GisWorkerClient, WorkerRequestError } from '../../worker-host/GisWorkerClient.js';
-import { assertClose, fixture, gdalCli, makeTempDir, ogrSummary, REPO_ROOT, skipReason } from '../testSupport.js';
+import { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
+import { assertClose, fixture, gdalCli, makeTempDir, ogrSummary, rejectsAsBadInput, REPO_ROOT, skipReason } from '../testSupport.js';
 
 const ENTRY = path.join(REPO_ROOT, 'src-main', 'gis-worker', 'workerMain.ts');
 const OWN = path.join(REPO_ROOT, 'e2e', 'fixtures', 'gis');
@@ -56,14 +56,7 @@ describe('inspect worker functions', { skip: skipReason }, () => {
   let client: GisWorkerClient;
   const tmp = makeTempDir('mapwright-inspect-');
   const call = (fn: string, args: unknown) => client.request({ op: 'call', fn, args }) as Promise<Obj>;
-  const fails = async (fn: string, args: unknown, pattern: RegExp) => {
-    await assert.rejects(call(fn, args), (err: unknown) => {
-      assert.ok(err instanceof WorkerRequestError, String(err));
-      assert.equal(err.code, 'bad_input');
-      assert.match(err.message, pattern);
-      return true;
-    });
-  };
+  const fails = (fn: string, args: unknown, pattern: RegExp) => rejectsAsBadInput(call(fn, args), pattern);
   before(() => {
     process.env.GDAL_PAM_ENABLED = 'NO';
     client = new GisWorkerClient(forkLauncher(ENTRY, ['--import', 'tsx']));

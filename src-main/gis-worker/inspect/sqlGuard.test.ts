@@ -22,9 +22,9 @@ import { after, before, describe, test } from 'node:test';
 import type { Dataset } from 'gdal-async';
 import { checkQuery } from '../../../src-shared/sql/checkQuery.js';
 import { forkLauncher } from '../../worker-host/forkLauncher.js';
-import { GisWorkerClient, WorkerRequestError } from '../../worker-host/GisWorkerClient.js';
+import { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
 import { gdal } from '../gdal.js';
-import { fixture, gdalCli, makeTempDir, ogrSummary, REPO_ROOT, skipReason } from '../testSupport.js';
+import { fixture, gdalCli, makeTempDir, ogrSummary, rejectsAsBadInput, REPO_ROOT, skipReason } from '../testSupport.js';
 
 const ENTRY = path.join(REPO_ROOT, 'src-main', 'gis-worker', 'workerMain.ts');
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads of JSON answers
@@ -214,14 +214,7 @@ describe('the SQL guard in the GIS worker', { skip: skipReason }, () => {
     { name: 'countries', source: fixture('countries.fgb') },
   ];
   const call = (fn: string, args: unknown) => client.request({ op: 'call', fn, args }) as Promise<Obj>;
-  const fails = async (fn: string, args: unknown, pattern: RegExp) => {
-    await assert.rejects(call(fn, args), (err: unknown) => {
-      assert.ok(err instanceof WorkerRequestError, String(err));
-      assert.equal(err.code, 'bad_input');
-      assert.match(err.message, pattern);
-      return true;
-    });
-  };
+  const fails = (fn: string, args: unknown, pattern: RegExp) => rejectsAsBadInput(call(fn, args), pattern);
   before(async () => {
     process.env.GDAL_PAM_ENABLED = 'NO';
     srv = await startServer(tmp.dir);
