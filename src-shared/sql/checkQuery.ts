@@ -32,9 +32,9 @@ import { asciiLower, SqlSyntaxError, type SqlToken, tokenizeSql, withoutComments
 export interface QueryCheckOptions {
   /**
    * The tables the query may read: the project's layer names (ASCII case-insensitive, as
-   * SQLite). `null` checks everything but the names.
+   * SQLite).
    */
-  tables: readonly string[] | null;
+  tables: readonly string[];
 }
 
 export type QueryCheck =
@@ -128,9 +128,9 @@ class QueryChecker {
 
   constructor(
     private readonly tokens: SqlToken[],
-    private readonly tables: readonly string[] | null,
+    private readonly tables: readonly string[],
   ) {
-    for (const t of tables ?? []) this.allowed.set(asciiLower(t), t);
+    for (const t of tables) this.allowed.set(asciiLower(t), t);
   }
 
   private get frame(): Frame {
@@ -138,7 +138,7 @@ class QueryChecker {
   }
 
   private tableList(): string {
-    const names = (this.tables ?? []).map((t) => `"${t.replace(/"/g, '""')}"`);
+    const names = this.tables.map((t) => `"${t.replace(/"/g, '""')}"`);
     return names.length ? names.join(', ') : '(none: the project has no vector layer or table)';
   }
 
@@ -318,7 +318,7 @@ class QueryChecker {
       return k;
     }
     const key = asciiLower(t.text);
-    const known = this.tables === null ? t.text : this.allowed.get(key);
+    const known = this.allowed.get(key);
     if (known === undefined) {
       if (t.kind === 'word' && (NOT_A_CALL.has(t.upper) || CLAUSE_END.has(t.upper))) {
         throw new Refusal(`A table name is expected after ${after}; found ${t.text}. Tables: ${this.tableList()}.`);
@@ -372,7 +372,7 @@ function check(sql: string, options: QueryCheckOptions): { sql: string; tables: 
     throw new Refusal(
       `GDAL would read ${r.text} as the layer '${r.layer}' of another datasource '${r.datasource}' and open it ` +
         "(its SQLite dialect looks for table names after FROM, JOIN, INTO and UPDATE — even inside longer words such as valid_from — and in ogr_layer_… calls). " +
-        `Only the project's layers can be queried; rename the alias or column that ends in from/join/into/update, or put a space or parenthesis so no 'name.name' follows it. Tables: ${(options.tables ?? []).map((t) => `"${t}"`).join(', ')}.`,
+        `Only the project's layers can be queried; rename the alias or column that ends in from/join/into/update, or put a space or parenthesis so no 'name.name' follows it. Tables: ${options.tables.map((t) => `"${t}"`).join(', ')}.`,
     );
   }
   return { sql: text, tables: result.tables, functions: result.functions };
