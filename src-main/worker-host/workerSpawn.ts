@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closedEgressEnv, workerEnvironment } from '../net/egressGate.js';
@@ -13,11 +13,41 @@ import type { WorkerSpawn } from './launcher.js';
  * `dispose` removes the folder.
  */
 export function makeWorkerSpawn(opts: { egressEnv?: Record<string, string>; privatePaths?: { roots: string[]; exceptions: string[] } } = {}): WorkerSpawn & { dispose(): void } {
-  const cwd = mkdtempSync(join(tmpdir(), 'mapwright-worker-'));
+  removeOrphanedFolders();
+  const cwd = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
   const env = workerEnvironment(process.env, {
     ...(opts.egressEnv ?? closedEgressEnv()),
     CPL_TMPDIR: cwd,
     ...(opts.privatePaths ? { [PRIVATE_PATHS_ENV]: JSON.stringify(opts.privatePaths) } : {}),
   });
   return { env, cwd, dispose: () => rmSync(cwd, { recursive: true, force: true }) };
+}
+
+const PREFIX = 'mapwright-worker-';
+
+/**
+ * A main process killed hard cannot remove its worker's folder (GDAL's temporary files may be
+ * in it): the next start removes the folders whose main process (the pid in the name) is gone.
+ */
+function removeOrphanedFolders(): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir()).filter((n) => n.startsWith(PREFIX));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^mapwright-worker-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || isAlive(pid)) continue;
+    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
