@@ -6,50 +6,30 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Layer, LayerKind } from '../../src-shared/domain/layer.js';
-import type { GdalHandle, ProjectHandle } from '../../src-shared/tools/handles.js';
+import type { LayerKind } from '../../src-shared/domain/layer.js';
+import type { GdalHandle } from '../../src-shared/tools/handles.js';
 import { queryFeatures } from './queryFeatures.js';
 import { saveQuery } from './saveQuery.js';
 import { sqlQuery } from './sqlQuery.js';
 import { expectRefusal } from '../expectRefusal.js';
+import { fakeLayer, fakeProject } from '../toolTestFakes.js';
 
-function layer(name: string, kind: LayerKind, source: string, fields: string[]): Layer {
-  return {
-    id: `id_${name}`,
+const WORLD: [number, number, number, number] = [-180, -90, 180, 83.6];
+const layer = (name: string, kind: LayerKind, source: string, fields: string[]) =>
+  fakeLayer({
     name,
-    source,
-    sublayer: null,
+    id: `id_${name}`,
     kind,
-    order: 0,
-    visible: true,
-    opacity: 1,
-    style: { type: 'simple' } as Layer['style'],
-    info: {
-      kind,
-      driver: 'GPKG',
-      crs: { epsg: 4326, name: 'WGS 84', geographic: true },
-      extent: [-180, -90, 180, 83.6],
-      extent4326: [-180, -90, 180, 83.6],
-      geometryType: 'MultiPolygon',
-      featureCount: 100,
-      fields: fields.map((f) => ({ name: f, type: 'string' })) as Layer['info']['fields'],
-      width: null,
-      height: null,
-      bands: [],
-      sublayers: [],
-    },
-  };
-}
+    source,
+    fields,
+    info: { driver: 'GPKG', crs: { epsg: 4326, name: 'WGS 84', geographic: true }, extent: WORLD, extent4326: WORLD, geometryType: 'MultiPolygon', featureCount: 100 },
+  });
 
 const LAYERS = [layer('nc', 'vector', '/data/nc.gpkg', ['NAME', 'AREA']), layer('world bank', 'table', '/data/wb.csv', ['iso_a2', 'HDI'])];
 
 function harness() {
   const calls: { fn: string; args: Record<string, unknown> }[] = [];
-  const project = {
-    listLayers: () => LAYERS,
-    getLayer: (ref: string) => LAYERS.find((l) => l.id === ref || l.name === ref),
-    outputPath: (name: string, ext: string) => `/outputs/${name}.${ext}`,
-  } as unknown as ProjectHandle;
+  const project = fakeProject(LAYERS);
   const gdal = {
     async call(fn: string, args: Record<string, unknown>) {
       calls.push({ fn, args });

@@ -6,38 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Layer } from '../../src-shared/domain/layer.js';
-import type { AlgorithmRequest, GdalHandle, ProjectHandle } from '../../src-shared/tools/handles.js';
+import type { AlgorithmRequest, GdalHandle } from '../../src-shared/tools/handles.js';
 import { runAlgorithm } from './runAlgorithm.js';
 import { expectRefusal } from '../expectRefusal.js';
+import { fakeLayer, fakeProject } from '../toolTestFakes.js';
 
-function layer(id: string, kind: 'vector' | 'raster', source: string, sublayer: string | null = null): Layer {
-  return {
-    id,
-    name: id,
-    source,
-    sublayer,
-    kind,
-    order: 0,
-    visible: true,
-    opacity: 1,
-    style: (kind === 'vector' ? { type: 'simple' } : { type: 'grey' }) as Layer['style'],
-    info: {
-      kind,
-      driver: kind === 'vector' ? 'GPKG' : 'GTiff',
-      crs: { epsg: 4326, name: 'WGS 84', geographic: true },
-      extent: [5.7, 49.4, 6.5, 50.2],
-      extent4326: [5.7, 49.4, 6.5, 50.2],
-      geometryType: kind === 'vector' ? 'Polygon' : null,
-      featureCount: kind === 'vector' ? 12 : null,
-      fields: [],
-      width: null,
-      height: null,
-      bands: [],
-      sublayers: [],
-    },
-  };
-}
+const LUX: [number, number, number, number] = [5.7, 49.4, 6.5, 50.2];
+const layer = (id: string, kind: 'vector' | 'raster', source: string, sublayer: string | null = null) =>
+  fakeLayer({ name: id, kind, source, sublayer, info: { extent: LUX, extent4326: LUX, geometryType: kind === 'vector' ? 'Polygon' : null, featureCount: kind === 'vector' ? 12 : null } });
 
 const LAYERS = [
   layer('dem_west', 'raster', '/data/west.tif'),
@@ -47,11 +23,7 @@ const LAYERS = [
 
 function harness() {
   const requests: AlgorithmRequest[] = [];
-  const project = {
-    listLayers: () => LAYERS,
-    getLayer: (ref: string) => LAYERS.find((l) => l.id === ref || l.name === ref),
-    outputPath: (name: string, ext: string) => `/outputs/${name}.${ext}`,
-  } as unknown as ProjectHandle;
+  const project = fakeProject(LAYERS);
   const gdal = {
     async runAlgorithm(req: AlgorithmRequest) {
       requests.push(req);

@@ -7,49 +7,20 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { Layer, LayerKind } from '../../src-shared/domain/layer.js';
-import type { AlgorithmRequest, GdalHandle, ProjectHandle } from '../../src-shared/tools/handles.js';
+import type { LayerKind } from '../../src-shared/domain/layer.js';
+import type { AlgorithmRequest, GdalHandle } from '../../src-shared/tools/handles.js';
 import { runAlgorithm } from './runAlgorithm.js';
 import { expectRefusal } from '../expectRefusal.js';
+import { fakeLayer, fakeProject } from '../toolTestFakes.js';
 
-function layer(id: string, kind: LayerKind, source: string, sublayer: string | null = null): Layer {
-  return {
-    id,
-    name: id,
-    source,
-    sublayer,
-    kind,
-    order: 0,
-    visible: true,
-    opacity: 1,
-    style: { type: 'simple' } as Layer['style'],
-    info: {
-      kind,
-      driver: kind === 'table' ? 'CSV' : 'GPKG',
-      crs: kind === 'table' ? null : { epsg: 4326, name: 'WGS 84', geographic: true },
-      extent: kind === 'table' ? null : [-180, -90, 180, 83.6],
-      extent4326: kind === 'table' ? null : [-180, -90, 180, 83.6],
-      geometryType: kind === 'table' ? null : 'MultiPolygon',
-      featureCount: 177,
-      fields: [],
-      width: null,
-      height: null,
-      bands: [],
-      sublayers: [],
-    },
-  };
-}
+const layer = (id: string, kind: LayerKind, source: string, sublayer: string | null = null) => fakeLayer({ name: id, kind, source, sublayer, info: { featureCount: 177 } });
 
 const LAYERS = [layer('world', 'vector', '/data/world.gpkg', 'world'), layer('wb', 'table', '/data/worldbank_df.csv')];
 const REPORT = { matched_features: 174, input_keys_without_match: ['XK'] };
 
 function harness() {
   const requests: AlgorithmRequest[] = [];
-  const project = {
-    listLayers: () => LAYERS,
-    getLayer: (ref: string) => LAYERS.find((l) => l.id === ref || l.name === ref),
-    outputPath: (name: string, ext: string) => `/outputs/${name}.${ext}`,
-  } as unknown as ProjectHandle;
+  const project = fakeProject(LAYERS);
   const gdal = {
     async runAlgorithm(req: AlgorithmRequest) {
       requests.push(req);
