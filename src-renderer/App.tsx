@@ -1,4 +1,5 @@
 import { ApprovalDialog } from './components/ApprovalDialog.js';
+import { AttributeTable } from './components/AttributeTable.js';
 import { AuditPanel } from './components/AuditPanel.js';
 import { ChatDock } from './components/ChatDock.js';
 import { LayerPanel } from './components/LayerPanel.js';
@@ -6,16 +7,21 @@ import { MapLegend } from './components/MapLegend.js';
 import { MapView } from './components/MapView.js';
 import { SettingsPanel } from './components/SettingsPanel.js';
 import { StatusBar } from './components/StatusBar.js';
+import { useLayerRemovalCleanup } from './store/useLayerRemovalCleanup.js';
 
 /** Layout only: each region subscribes to the store itself. */
 export function App() {
+  useLayerRemovalCleanup();
   return (
     <div className="app">
       <div className="app__main">
         <LayerPanel />
         <div className="map-area">
-          <MapView />
-          <MapLegend />
+          <div className="map-area__map">
+            <MapView />
+            <MapLegend />
+          </div>
+          <AttributeTable />
         </div>
         <ChatDock />
       </div>

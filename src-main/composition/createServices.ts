@@ -12,7 +12,9 @@ import { makeWorkerSpawn } from '../worker-host/workerSpawn.js';
 import { createLoadSkillTool } from '../../tools/skills/loadSkill.js';
 import { createConversationLayer, createSkillCatalogue } from './conversationLayer.js';
 import { createDataRoutes } from './dataRoutes.js';
+import { TileCache } from './tileCache.js';
 import { createToolHost } from './createToolHost.js';
+import { createAttributeHandlers } from './attributeHandlers.js';
 import type { Services, ServicesOptions } from './services.js';
 
 const VERSION = '0.1.0';
@@ -23,7 +25,9 @@ export async function createServices(options: ServicesOptions): Promise<Services
   // The capability boundary below the tools: the app's own files, and GDAL's one way out.
   const privatePaths = PrivatePaths.forProject({ home: options.home, projectPath: store.info.path, outputsDir: outputsDirOf(store.info.path) });
   const egress = await EgressGate.start({ allowedOrigins: options.allowedOrigins ?? allowedOriginsFromEnv(process.env) });
-  const worker = new GisWorkerClient(options.launchWorker, { spawn: makeWorkerSpawn({ egressEnv: egress.workerEnv(), privatePaths: privatePaths.toJSON() }) });
+  const worker = new GisWorkerClient(options.launchWorker, { spawn: makeWorkerSpawn({ egressEnv: egress.workerEnv(), privatePaths: privatePaths.toJSON(), cacheDir: join(options.home, 'cache') }) });
+
+  worker.warmUp();
 
   const listeners = new Set<Emit>();
   const emit: Emit = (name, payload) => {
@@ -93,6 +97,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     'policy/get': async () => ({ policy: tools.policy.get(), undo: tools.undoState() }),
     ...conversations.handlers,
     ...models.handlers,
+    ...createAttributeHandlers(store, worker, egress),
   };
 
   let closed = false;
@@ -107,7 +112,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
       return methods[name].result.parse(await handler(parsed.data));
     },
     runForPerson: (entry, params) => tools.runForPerson(entry, params),
-    serveData: createDataRoutes(store, worker, options.assetsDir, egress),
+    // Rendered tiles outlive the process in <home>/cache/tiles (keyed by source identity and style).
+    serveData: createDataRoutes(store, worker, options.assetsDir, egress, new TileCache({ dir: join(options.home, 'cache', 'tiles') })),
     connect(listener) {
       listeners.add(listener);
       return () => {

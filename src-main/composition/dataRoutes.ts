@@ -1,13 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
-import { styleFields } from '../../src-shared/style/compileLabels.js';
+import { styleFields, tileFields } from '../../src-shared/style/compileLabels.js';
+import { z as zod } from 'zod';
 import { defaultRasterStyle, isLabelledStyle, isRasterStyle } from '../../src-shared/style/styleModel.js';
 import { classifySource } from '../../src-shared/security/sourceClass.js';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import type { EgressGate } from '../net/egressGate.js';
 import type { ProjectStore } from '../store/projectStore.js';
 import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
-import type { DataResponse } from './services.js';
+import { rasterTileResponse } from './rasterTileRoute.js';
+import type { DataRequest, DataResponse } from './services.js';
+import type { TileCache } from './tileCache.js';
 
 /** A 1×1 transparent PNG: the answer for a tile outside a raster (MapLibre stretches it). */
 export const EMPTY_TILE = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAACklEQVR4AWMAAQAABQABNtCI3QAAAABJRU5ErkJggg==', 'base64');
@@ -25,7 +28,14 @@ const TYPES: Record<string, string> = {
  * `data/layers/ID.geojson`, `tiles/ID/Z/X/Y.png` and `assets/…`. Only ids of layers in
  * the project are served, so the renderer cannot name an arbitrary file.
  */
-export function createDataRoutes(store: ProjectStore, worker: GisWorkerClient, assetsDir: string, egress: Pick<EgressGate, 'openFor'>) {
+export function createDataRoutes(
+  store: ProjectStore,
+  worker: GisWorkerClient,
+  assetsDir: string,
+  egress: Pick<EgressGate, 'openFor'>,
+  /** Rendered tiles by source identity, style and z/x/y (memory + disk); none: every tile is rendered. */
+  tiles: TileCache | null = null,
+) {
   const assetsRoot = resolve(assetsDir);
   /**
    * A layer from the network was added by an approved network call (network loads always
@@ -41,7 +51,7 @@ export function createDataRoutes(store: ProjectStore, worker: GisWorkerClient, a
       close?.();
     }
   };
-  return async function serveData(path: string): Promise<DataResponse> {
+  return async function serveData(path: string, request: DataRequest = {}): Promise<DataResponse> {
     try {
       let m = /^data\/layers\/([\w-]+)\.geojson$/.exec(path);
       if (m) {
@@ -61,6 +71,24 @@ export function createDataRoutes(store: ProjectStore, worker: GisWorkerClient, a
         const body = await displaying(layer, () => worker.request({ op: 'call', fn: 'style.label_points', args: { source, fields } }));
         return { status: 200, contentType: 'application/geo+json', body: String(body) };
       }
+      // Vector tiles of a large layer (src-shared/style/vectorTiles.ts). The `v-HASH/` segment
+      // (the hash of the fields the style reads) only busts caches; the current style's fields travel.
+      m = /^tiles\/([\w-]+)\/v-[0-9a-z]+\/(\d+)\/(\d+)\/(\d+)\.pbf$/.exec(path);
+      if (m) {
+        const layer = store.layers.get(m[1]!);
+        if (!layer || layer.kind !== 'vector') return notFound(path);
+        const source = layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source;
+        const [z, x, y] = [+m[2]!, +m[3]!, +m[4]!];
+        const fields = tileFields(layer.style);
+        const tile = VectorTileReply.parse(await displaying(layer, () => worker.request({ op: 'call', fn: 'display.vector_tile', args: { source, z, x, y, fields } })));
+        return {
+          status: 200,
+          contentType: 'application/x-protobuf',
+          body: tile.pbf,
+          // What thinning did to this tile, for whoever looks (devtools, the benchmarks).
+          headers: { 'X-Mapwright-Tile': `kept=${tile.kept}; dropped=${tile.dropped}; bytes=${tile.pbf.byteLength}` },
+        };
+      }
       // An optional `s-HASH/` segment (the style's hash) only busts caches; the current style is used.
       m = /^tiles\/([\w-]+)\/(?:s-[0-9a-z]+\/)?(\d+)\/(\d+)\/(\d+)\.png$/.exec(path);
       if (m) {
@@ -68,8 +96,8 @@ export function createDataRoutes(store: ProjectStore, worker: GisWorkerClient, a
         if (!layer || layer.kind !== 'raster') return notFound(path);
         const style = isRasterStyle(layer.style) ? layer.style : defaultRasterStyle();
         const [z, x, y] = [+m[2]!, +m[3]!, +m[4]!];
-        const png = await displaying(layer, () => worker.request({ op: 'rasterTile', source: layer.source, z, x, y, style }));
-        return { status: 200, contentType: 'image/png', body: png ?? EMPTY_TILE };
+        const render = () => displaying(layer, () => worker.request({ op: 'rasterTile', source: layer.source, z, x, y, style }));
+        return await rasterTileResponse({ source: layer.source, style, z, x, y }, request, tiles, render, EMPTY_TILE);
       }
       m = /^assets\/(.+)$/.exec(path);
       if (m) {
@@ -88,6 +116,9 @@ export function createDataRoutes(store: ProjectStore, worker: GisWorkerClient, a
     }
   };
 }
+
+/** The worker's answer to `display.vector_tile`, checked like every worker reply. */
+const VectorTileReply = zod.object({ pbf: zod.instanceof(Uint8Array), kept: zod.number().int(), dropped: zod.number() });
 
 function notFound(path: string): DataResponse {
   return { status: 404, contentType: 'text/plain', body: `Not found: ${path}` };

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Emit } from '../../src-shared/bridge/contract.js';
 import { BBox } from '../../src-shared/domain/layer.js';
+import { MapSelection } from '../../src-shared/domain/mapSelection.js';
 import type { MapHandle, ProjectHandle } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import type { RendererQueries } from '../tool-host/rendererQueries.js';
@@ -30,6 +31,11 @@ export function createMapHandle(emit: Emit, queries: RendererQueries, project: P
       const path = project.outputPath('map-screenshot', 'png');
       await writeFile(path, Buffer.from(answer.data.dataUrl.slice('data:image/png;base64,'.length), 'base64'));
       return { path, width: answer.data.width, height: answer.data.height };
+    },
+    async selection(signal) {
+      const answer = MapSelection.safeParse(await queries.ask('selection', signal));
+      if (!answer.success) throw new ToolFailure('handler_error', 'The map sent a malformed selection', true);
+      return answer.data;
     },
   };
 }

@@ -32,6 +32,17 @@ export interface DataResponse {
   status: number;
   contentType: string;
   body: Uint8Array | string;
+  /**
+   * Extra response headers (`ETag`, `Cache-Control`), sent by both hosts. Without a
+   * `Cache-Control` here the hosts answer `no-store`.
+   */
+  headers?: Record<string, string>;
+}
+
+/** What a host passes along from the request, for routes that can answer without work. */
+export interface DataRequest {
+  /** The request's `If-None-Match`: a route whose ETag matches answers 304 without producing the body. */
+  ifNoneMatch?: string;
 }
 
 /**
@@ -43,7 +54,7 @@ export interface Services {
   /** Validate `params` against the contract, run the method, return its result or throw. */
   invoke(method: string, params: unknown): Promise<unknown>;
   /** Serve `data/layers/ID.geojson`, `tiles/ID/Z/X/Y.png` and `assets/…` (path without leading slash). */
-  serveData(path: string): Promise<DataResponse>;
+  serveData(path: string, request?: DataRequest): Promise<DataResponse>;
   /** Main's own way to run a tool as the person (never reachable from the renderer). */
   runForPerson(entry: string, params: Record<string, unknown>): Promise<ToolResult>;
   /** Register a renderer connection's push channel; returns the unsubscribe. */

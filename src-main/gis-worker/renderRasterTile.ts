@@ -4,7 +4,7 @@ import { CUMULATIVE_CUT, rasterStyleBands, type RasterStyle, type RgbChannel } f
 import { encodeGreyAlphaPng, encodeRgbaPng } from './encodePng.js';
 import { BadInputError, gdalReason, throwIfCancelled } from './errors.js';
 import { gdal } from './gdal.js';
-import type { RasterCache, RasterEntry } from './rasterCache.js';
+import type { RasterCache, RasterEntry, RasterReader } from './rasterCache.js';
 import { stretchToGrey } from './stretch.js';
 import { pseudocolour, rgbComposite, type Channel } from './style/colourise.js';
 import { hillshadeTile } from './style/hillshade.js';
@@ -66,7 +66,7 @@ async function renderGrey(entry: RasterEntry, style: Extract<RasterStyle, { type
   }
   if (min === null || max === null) return null; // all nodata: nothing to draw
   throwIfCancelled(signal);
-  const warped = await entry.exclusive(() => warpBands(entry, [style.band], bounds, TILE_SIZE));
+  const warped = await warpBands(entry, [style.band], bounds, TILE_SIZE, signal);
   throwIfCancelled(signal);
   const { grey, alpha, visible } = stretchToGrey(warped.bands[0]!, warped.alpha, min, max);
   if (visible === 0) return null;
@@ -85,7 +85,7 @@ async function renderPseudocolour(entry: RasterEntry, style: Extract<RasterStyle
   const range = await channelRange(entry, style);
   if (!range) return null;
   throwIfCancelled(signal);
-  const warped = await entry.exclusive(() => warpBands(entry, [style.band], bounds, TILE_SIZE));
+  const warped = await warpBands(entry, [style.band], bounds, TILE_SIZE, signal);
   throwIfCancelled(signal);
   const { rgba, visible } = pseudocolour(warped.bands[0]!, warped.alpha, range.min, range.max, rampLut(style.ramp, style.invert));
   if (visible === 0) return null;
@@ -97,7 +97,7 @@ async function renderRgb(entry: RasterEntry, style: Extract<RasterStyle, { type:
   const ranges = await Promise.all(channels.map((ch) => channelRange(entry, ch)));
   if (ranges.some((r) => r === null)) return null;
   throwIfCancelled(signal);
-  const warped = await entry.exclusive(() => warpBands(entry, channels.map((c) => c.band), bounds, TILE_SIZE));
+  const warped = await warpBands(entry, channels.map((c) => c.band), bounds, TILE_SIZE, signal);
   throwIfCancelled(signal);
   const input = warped.bands.map((values, i): Channel => ({ values, ...ranges[i]! })) as unknown as [Channel, Channel, Channel];
   const { rgba, visible } = rgbComposite(input, warped.alpha);
@@ -112,7 +112,7 @@ async function renderRgb(entry: RasterEntry, style: Extract<RasterStyle, { type:
 async function renderHillshade(entry: RasterEntry, style: Extract<RasterStyle, { type: 'hillshade' }>, bounds: Bounds, signal?: AbortSignal): Promise<Buffer | null> {
   const res = (bounds[2] - bounds[0]) / TILE_SIZE;
   const padded: Bounds = [bounds[0] - res, bounds[1] - res, bounds[2] + res, bounds[3] + res];
-  const warped = await entry.exclusive(() => warpBands(entry, [style.band], padded, TILE_SIZE + 2, 'bilinear'));
+  const warped = await warpBands(entry, [style.band], padded, TILE_SIZE + 2, signal, 'bilinear');
   throwIfCancelled(signal);
   const { grey, alpha, visible } = hillshadeTile(
     { values: warped.bands[0]!, validity: warped.alpha, size: TILE_SIZE, top: padded[3], res },
@@ -124,19 +124,35 @@ async function renderHillshade(entry: RasterEntry, style: Extract<RasterStyle, {
 
 /**
  * The bands warped onto a size×size Web Mercator grid over `bounds`, with the warper's
- * validity mask (0 = no data). Caller holds entry.exclusive.
+ * validity mask (0 = no data). Zoomed out, a large raster is read from its cached overview
+ * level (built first if missing); the work runs on one of the entry's readers.
  */
 async function warpBands(
   entry: RasterEntry,
   bands: readonly number[],
   bounds: Bounds,
   size: number,
+  signal?: AbortSignal,
   resampling?: 'bilinear' | 'near',
 ): Promise<{ bands: Float64Array[]; alpha: Float64Array }> {
-  const view = await entry.view(bands);
+  const factor = await entry.levelFor((bounds[2] - bounds[0]) / size, signal);
+  throwIfCancelled(signal);
+  return entry.withReader((reader) => warpWith(reader, entry.path, bands, factor, bounds, size, resampling));
+}
+
+/** Caller holds the reader's `exclusive`. */
+async function warpWith(
+  reader: RasterReader,
+  label: string,
+  bands: readonly number[],
+  factor: number,
+  bounds: Bounds,
+  size: number,
+  resampling?: 'bilinear' | 'near',
+): Promise<{ bands: Float64Array[]; alpha: Float64Array }> {
+  const view = await reader.view(bands, factor);
   // Classes (palette rasters) must not be blended; continuous values may.
-  const categorical = (await (await view.bands.getAsync(1)).colorInterpretationAsync) === 'Palette';
-  const method = resampling ?? (categorical ? 'near' : 'bilinear');
+  const method = resampling ?? ((await reader.isCategorical(bands, factor)) ? 'near' : 'bilinear');
   // Float64 holds any source type exactly; the last band receives the warper's validity mask.
   const n = bands.length;
   const dst = await gdal.drivers.get('MEM').createAsync('', size, size, n + 1, 'Float64');
@@ -147,10 +163,10 @@ async function warpBands(
     dst.geoTransform = [bounds[0], res, 0, bounds[3], 0, -res];
     dst.bands.get(n + 1).colorInterpretation = 'Alpha';
     try {
-      // The gdalwarp utility (not the bare warper) so that overviews are used when zoomed out.
+      // The gdalwarp utility (not the bare warper) so that a source's own overviews are used when zoomed out.
       await gdal.warpAsync(null, dst, [view], ['-r', method, '-dstalpha']);
     } catch (err) {
-      throw new BadInputError(`Cannot read the pixels of ${entry.path}: ${gdalReason(err, entry.path)}`);
+      throw new BadInputError(`Cannot read the pixels of ${label}: ${gdalReason(err, label)}`);
     }
     const out: Float64Array[] = [];
     for (let b = 1; b <= n; b++) {

@@ -23,7 +23,8 @@ export async function vectorToGeoJSON(source: string, signal?: AbortSignal, prog
   try {
     throwIfCancelled(signal);
     const { layer, path } = opened;
-    const args = ['-f', 'GeoJSON', '-lco', 'RFC7946=YES'];
+    // Feature ids travel as the GeoJSON `id`: identify and selection name features by them.
+    const args = ['-f', 'GeoJSON', '-lco', 'RFC7946=YES', '-preserve_fid'];
     if (await layerSrs(opened.ds, layer.name)) {
       args.push('-t_srs', 'EPSG:4326');
     } else if (!looksLikeDegrees(extentOf(layer))) {

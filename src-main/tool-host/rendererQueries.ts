@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Emit } from '../../src-shared/bridge/contract.js';
+import type { RendererQueryKind } from '../../src-shared/bridge/toolLayerContract.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
-
-type Kind = 'current_view' | 'screenshot';
 
 interface Waiting {
   resolve(value: unknown): void;
@@ -22,7 +21,7 @@ export class RendererQueries {
     private readonly timeoutMs = 5000,
   ) {}
 
-  ask(kind: Kind, signal: AbortSignal): Promise<unknown> {
+  ask(kind: RendererQueryKind, signal: AbortSignal): Promise<unknown> {
     const queryId = randomUUID();
     return new Promise<unknown>((resolve, reject) => {
       const done = () => {

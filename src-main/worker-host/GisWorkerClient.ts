@@ -131,6 +131,14 @@ export class GisWorkerClient {
     this.spawn.dispose?.();
   }
 
+  /**
+   * Starts the worker now rather than at the first request: loading GDAL takes a second or
+   * two, which the person's first load would otherwise wait for.
+   */
+  warmUp(): void {
+    if (!this.disposed) this.ensureWorker();
+  }
+
   private ensureWorker(): Worker {
     this.worker ??= this.start();
     return this.worker;

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import { useEntryTrigger } from '../bridge/useEntryTrigger.js';
+import { attributeTableStore, useAttributeTable } from '../store/attributeTableStore.js';
 import { LayerKindIcon } from './LayerKindIcon.js';
 
 /** Slider moves settle for this long before one `layers.set_opacity` goes out. */
@@ -23,6 +24,7 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
   const [draftOpacity, setDraftOpacity] = useState<number | null>(null);
   const [draftVisible, setDraftVisible] = useState<boolean | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const tableOpen = useAttributeTable((s) => s.layerId === layer.id);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
 
   async function act(entry: string, params: Record<string, unknown> = {}) {
@@ -62,6 +64,19 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
         <button type="button" className="layer-item__name" title={`${source}\nClick to zoom to this layer`} onClick={() => void (layer.kind !== 'table' && act('layers.zoom_to'))}>
           {layer.name}
         </button>
+        {layer.kind !== 'raster' && (
+          <button
+            type="button"
+            className={`icon-btn${tableOpen ? ' icon-btn--on' : ''}`}
+            data-testid="layer-open-table"
+            aria-pressed={tableOpen}
+            onClick={() => (tableOpen ? attributeTableStore.getState().close() : attributeTableStore.getState().open(layer.id))}
+            aria-label={`${tableOpen ? 'Close' : 'Open'} the attribute table of ${layer.name}`}
+            title={tableOpen ? 'Close the attribute table' : 'Open attribute table'}
+          >
+            ☷
+          </button>
+        )}
         <button type="button" className="icon-btn" data-testid="layer-up" disabled={isTop} onClick={() => void act('layers.move', { direction: 'up' })} aria-label="Move up" title="Move up">
           ▲
         </button>

@@ -6,11 +6,14 @@ import { fittableBounds, unionExtent } from '../map/bbox.js';
 import { dataUrls } from '../map/dataUrls.js';
 import { useFitRequests } from '../map/useFitRequests.js';
 import { useLayerSync } from '../map/useLayerSync.js';
+import { useMapSelection } from '../map/useMapSelection.js';
 import { useRendererQueries } from '../map/useRendererQueries.js';
+import { useSelectionHighlight } from '../map/useSelectionHighlight.js';
 import { appStore } from '../store/appStore.js';
 import { selectAppInfo } from '../store/slices/appInfoSlice.js';
 import { selectLayers } from '../store/slices/layersSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
+import { IdentifyPopup } from './IdentifyPopup.js';
 
 type TestHandle = { __mapwright?: { map: MapLibreMap } };
 
@@ -25,7 +28,9 @@ function initialView(layers: readonly Layer[]): Partial<MapOptions> {
 /**
  * The only owner of the MapLibre map. It exists once `app/info` says where data lives; after
  * that the store drives it one way: layers through `useLayerSync`, fit requests through
- * `useFitRequests`; `useRendererQueries` answers main's questions about the view. For
+ * `useFitRequests`; `useRendererQueries` answers main's questions about the view. Selection
+ * (click, shift-drag box, Escape) and identify come from `useMapSelection`, the highlight from
+ * `useSelectionHighlight`. For
  * end-to-end tests it marks the container with `data-map-loaded` and
  * `data-map-idle-seq` and exposes the instance as `window.__mapwright.map`.
  */
@@ -50,6 +55,8 @@ export function MapView() {
       attributionControl: { compact: true },
       // Tests read pixels back from the canvas; the cost is negligible at desktop sizes.
       canvasContextAttributes: { preserveDrawingBuffer: true },
+      // Shift-drag selects features in a box (map/boxSelect.ts) instead of zooming to it.
+      boxZoom: false,
       ...initialView(appStore.getState().layers),
     });
     instance.addControl(new maplibregl.NavigationControl({ visualizePitch: false }), 'top-right');
@@ -75,6 +82,9 @@ export function MapView() {
   }, [urls]);
 
   useLayerSync(map, layers, urls);
+  // After the layer sync: a layer change puts project layers on top, the highlight goes back above.
+  useSelectionHighlight(map, layers);
+  useMapSelection(map);
   useFitRequests(map);
   useRendererQueries(map);
 
@@ -82,6 +92,7 @@ export function MapView() {
     <div className="map-pane">
       <div className="map-container" ref={containerRef} data-testid="map" />
       {!urls && <div className="map-placeholder">Connecting…</div>}
+      <IdentifyPopup map={map} />
     </div>
   );
 }

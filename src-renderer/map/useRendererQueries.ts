@@ -1,8 +1,10 @@
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { useEffect } from 'react';
 import type { EventPayload } from '../../src-shared/bridge/contract.js';
+import { reportSelection } from '../../src-shared/domain/mapSelection.js';
 import { useBridge } from '../bridge/BridgeContext.js';
 import type { RendererBridge } from '../bridge/bridgeTypes.js';
+import { selectionStore } from '../store/selectionStore.js';
 import { captureScreenshot, describeView } from './rendererQueries.js';
 
 /** Main gives the renderer 5 s to answer; a map still loading tiles after 3 s is shot as it is. */
@@ -12,13 +14,22 @@ const WS_MAX_DATA_URL = 1_000_000;
 
 type Query = EventPayload<'renderer/query-requested'>;
 
+async function valueOf(bridge: RendererBridge, map: MapLibreMap | null, kind: Query['kind']): Promise<unknown> {
+  // The selection lives in its own store: it can be answered before the map has loaded.
+  if (kind === 'selection') {
+    const { layerId, fids } = selectionStore.getState();
+    return reportSelection(layerId, fids);
+  }
+  if (!map) throw new Error('The map is not ready yet');
+  if (kind === 'current_view') return describeView(map);
+  const maxChars = bridge.transport === 'websocket' ? WS_MAX_DATA_URL : Number.POSITIVE_INFINITY;
+  return captureScreenshot(map, { idleCapMs: IDLE_CAP_MS, maxChars });
+}
+
 async function answer(bridge: RendererBridge, map: MapLibreMap | null, { queryId, kind }: Query): Promise<void> {
   let reply: { ok: true; value: unknown } | { ok: false; error: string };
   try {
-    if (!map) throw new Error('The map is not ready yet');
-    const maxChars = bridge.transport === 'websocket' ? WS_MAX_DATA_URL : Number.POSITIVE_INFINITY;
-    const value = kind === 'current_view' ? describeView(map) : await captureScreenshot(map, { idleCapMs: IDLE_CAP_MS, maxChars });
-    reply = { ok: true, value };
+    reply = { ok: true, value: await valueOf(bridge, map, kind) };
   } catch (error) {
     reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
@@ -31,7 +42,8 @@ async function answer(bridge: RendererBridge, map: MapLibreMap | null, { queryId
 }
 
 /**
- * Answers main's questions about the map (`exec: renderer` tools: current view, screenshot).
+ * Answers main's questions about the map (`exec: renderer` tools: current view, screenshot,
+ * selection).
  * Used by MapView, the map's owner; before the map exists it answers with a readable error
  * rather than letting main time out.
  */

@@ -6,6 +6,7 @@ import type { EventName, MethodName } from './names.js';
 import { conversationEvents, conversationMethods } from './conversationContract.js';
 import { settingsEvents, settingsMethods } from './settingsContract.js';
 import { toolLayerEvents, toolLayerMethods } from './toolLayerContract.js';
+import { attributeMethods } from './attributeContract.js';
 
 /**
  * The one contract between the renderer and main (DESIGN §1). Main parses every request
@@ -61,6 +62,7 @@ export const methods = {
   ...settingsMethods,
   ...conversationMethods,
   ...toolLayerMethods,
+  ...attributeMethods,
 } satisfies Record<MethodName, { params: z.ZodType; result: z.ZodType }>;
 
 export const events = {

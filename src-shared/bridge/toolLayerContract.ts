@@ -6,6 +6,10 @@ import { AuditEntryView, PolicyState, UndoState } from '../domain/toolLayer.js';
  * the audit log, approval policy and undo state. The GUI's actions (undo, revert, mode) are
  * Commands run through `entries/trigger`, not methods here.
  */
+/** Questions main asks the renderer for `exec: renderer` tools (the map's view, a screenshot, the selection). */
+export const RendererQueryKind = z.enum(['current_view', 'screenshot', 'selection']);
+export type RendererQueryKind = z.infer<typeof RendererQueryKind>;
+
 export const toolLayerMethods = {
   /** The renderer's answer to a `renderer/query-requested` event. */
   'renderer/answer': {
@@ -36,5 +40,5 @@ export const toolLayerEvents = {
   'policy/changed': PolicyState,
   'undo/changed': UndoState,
   'tool/progress': z.object({ callId: z.string(), fraction: z.number(), message: z.string() }),
-  'renderer/query-requested': z.object({ queryId: z.string(), kind: z.enum(['current_view', 'screenshot']) }),
+  'renderer/query-requested': z.object({ queryId: z.string(), kind: RendererQueryKind }),
 } satisfies Record<string, z.ZodType>;

@@ -3,7 +3,8 @@ import type { Layer } from '../domain/layer.js';
 import { clampOpacity, geometryKindOf, mapLayerIdFor, styleHash, visibility } from './compileShared.js';
 import { LABEL_FONTSTACK } from './glyphs.js';
 import { filterFields, parseFilter } from './ruleFilter.js';
-import { isLabelledStyle, type LabelledStyle, type LabelStyle } from './styleModel.js';
+import { isLabelledStyle, type LabelledStyle, type LabelStyle, type LayerStyle } from './styleModel.js';
+import { isTiledLayer } from './vectorTiles.js';
 import { templateFields } from './vectorStyleModel.js';
 import { vectorPaintOf } from './vectorPaint.js';
 
@@ -66,7 +67,8 @@ function labelledStyle(layer: Layer): (LabelledStyle & { labels: LabelStyle }) |
 /** True when the layer's labels come from the worker's label points (polygons, point placement). */
 export function usesLabelPoints(layer: Layer): boolean {
   const style = labelledStyle(layer);
-  return !!style && style.labels.placement === 'point' && geometryKindOf(layer.info.geometryType) === 'polygon';
+  // A tiled layer labels from its tiles (MapLibre places a polygon's label inside it per tile).
+  return !!style && style.labels.placement === 'point' && geometryKindOf(layer.info.geometryType) === 'polygon' && !isTiledLayer(layer);
 }
 
 /** The attributes a style reads (its classes, rules and label text): what the label points must carry. */
@@ -77,6 +79,12 @@ export function styleFields(style: LabelledStyle): string[] {
   if (style.type === 'rules') for (const r of style.rules) filterFields(parseFilter(r.filter)).forEach((f) => fields.add(f));
   if (style.labels) templateFields(style.labels.text).forEach((f) => fields.add(f));
   return [...fields].sort();
+}
+
+/** The fields a style reads on the map, sorted: they travel in each vector tile. */
+export function tileFields(style: LayerStyle): string[] {
+  if (style.type === 'heatmap') return style.weightField ? [style.weightField] : [];
+  return isLabelledStyle(style) ? styleFields(style) : [];
 }
 
 /**

@@ -2,6 +2,8 @@ import type { LayerSpecification, SourceSpecification } from 'maplibre-gl';
 import type { BBox, Layer } from '../domain/layer.js';
 import { clampOpacity, mapLayerIdFor, sourceIdFor, styleHash, visibility } from './compileShared.js';
 import { compileHeatmapLayers, compileVectorLayers } from './compileVector.js';
+import { tileFields } from './compileLabels.js';
+import { isTiledLayer, VECTOR_TILE_LAYER, VECTOR_TILE_MAX_ZOOM } from './vectorTiles.js';
 import { defaultRasterStyle, defaultVectorStyle, isLabelledStyle, isRasterStyle, type RasterStyle } from './styleModel.js';
 
 export { FILL_OPACITY_FACTOR, geometryKindOf, mapLayerIdFor, sourceIdFor, type GeometryKind } from './compileShared.js';
@@ -34,10 +36,26 @@ export function compileLayerStyle(layer: Layer, urls: LayerUrls): CompiledLayerS
   const sourceId = sourceIdFor(layer.id);
   // A table has no geometry: nothing to draw, and no data route to fetch (an empty inline source).
   if (layer.kind === 'table') return { sourceId, source: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } }, layers: [] };
-  const source: SourceSpecification = { type: 'geojson', data: urls.data(`data/layers/${layer.id}.geojson`) };
-  if (style.type === 'heatmap') return { sourceId, source, layers: compileHeatmapLayers(layer, sourceId, style) };
-  const vectorStyle = isLabelledStyle(style) ? style : defaultVectorStyle(0);
-  return { sourceId, source, layers: compileVectorLayers(layer, sourceId, vectorStyle) };
+  const tiled = isTiledLayer(layer);
+  const source = tiled ? vectorTileSource(layer, urls) : ({ type: 'geojson', data: urls.data(`data/layers/${layer.id}.geojson`) } satisfies SourceSpecification);
+  const vectorStyle = style.type === 'heatmap' ? style : isLabelledStyle(style) ? style : defaultVectorStyle(0);
+  const layers = vectorStyle.type === 'heatmap' ? compileHeatmapLayers(layer, sourceId, vectorStyle) : compileVectorLayers(layer, sourceId, vectorStyle);
+  // Every style draws the same on tiles: its layers only name the tiles' one source layer.
+  return { sourceId, source, layers: tiled ? layers.map((l) => ({ ...l, 'source-layer': VECTOR_TILE_LAYER }) as LayerSpecification) : layers };
+}
+
+/**
+ * A large layer's vector tiles (gis-worker/tiles). The hash of the fields its style reads is
+ * part of the path: a restyle that needs other fields fetches tiles that carry them.
+ */
+function vectorTileSource(layer: Layer, urls: LayerUrls): SourceSpecification {
+  const bounds = tileBounds(layer.info.extent4326);
+  return {
+    type: 'vector',
+    tiles: [urls.data(`tiles/${layer.id}/v-${styleHash(tileFields(layer.style))}/{z}/{x}/{y}.pbf`)],
+    maxzoom: VECTOR_TILE_MAX_ZOOM,
+    ...(bounds ? { bounds } : {}),
+  };
 }
 
 function compileRaster(layer: Layer, urls: LayerUrls, style: RasterStyle): CompiledLayerStyle {

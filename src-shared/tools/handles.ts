@@ -1,4 +1,5 @@
 import type { BBox, Layer, LayerInfo } from '../domain/layer.js';
+import type { MapSelection } from '../domain/mapSelection.js';
 import type { LayerStyle } from '../style/styleModel.js';
 
 /**
@@ -60,6 +61,8 @@ export interface MapHandle {
   currentView(signal: AbortSignal): Promise<MapViewState>;
   /** A PNG of the map as shown, saved in the outputs folder. */
   screenshot(signal: AbortSignal): Promise<{ path: string; width: number; height: number }>;
+  /** What the person has selected (map or attribute table): one layer's feature ids, or nothing. */
+  selection(signal: AbortSignal): Promise<MapSelection>;
 }
 
 export interface Handles {

@@ -6,6 +6,7 @@ import type { Handles } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { sourceParam } from '../../src-shared/security/paramCapabilities.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
+import { isTiledLayer, tiledLayerNote } from '../../src-shared/style/vectorTiles.js';
 import { layerSummary } from './findLayer.js';
 
 /** What the worker's `layers.list_sublayers` says about each layer of a file. */
@@ -28,9 +29,28 @@ function freeName(project: Handles['project'], wanted: string): string {
   for (let n = 2; ; n++) if (!taken.has(`${wanted}_${n}`)) return `${wanted}_${n}`;
 }
 
-function add(handles: Pick<Handles, 'project'>, path: string, sublayer: string | null, info: LayerInfo, name: string) {
+interface LoadContext {
+  handles: Pick<Handles, 'project' | 'gdal'>;
+  signal: AbortSignal;
+  progress(fraction: number, message: string): void;
+}
+
+/**
+ * A layer drawn from vector tiles is made ready before it is added, so its first tiles do not
+ * wait: a source that is not an indexed GeoPackage is copied once into the cache with a spatial
+ * index (with progress on the card). Returns what the model is told about how it is drawn.
+ */
+async function prepareDisplay(ctx: LoadContext, source: string, info: LayerInfo): Promise<string | null> {
+  if (!isTiledLayer({ kind: info.kind, info })) return null;
+  await ctx.handles.gdal.call('display.prepare_vector', { source }, { signal: ctx.signal, progress: ctx.progress });
+  return tiledLayerNote(info.featureCount);
+}
+
+async function add(ctx: LoadContext, path: string, sublayer: string | null, info: LayerInfo, name: string) {
+  const { handles } = ctx;
+  const display = await prepareDisplay(ctx, sublayer ? `${path}|layername=${sublayer}` : path, info);
   const index = handles.project.listLayers().length;
-  return handles.project.addLayer({
+  const layer = handles.project.addLayer({
     name: freeName(handles.project, name),
     source: path,
     sublayer,
@@ -38,6 +58,7 @@ function add(handles: Pick<Handles, 'project'>, path: string, sublayer: string |
     // A table is never drawn; it keeps a vector style so it can gain geometry by a join later.
     style: info.kind === 'raster' ? defaultRasterStyle() : defaultVectorStyle(index),
   });
+  return { ...layerSummary(layer), ...(display ? { display } : {}) };
 }
 
 /** Raster tables and layers with something in them; empty GPX waypoint/route layers are skipped. */
@@ -47,7 +68,7 @@ function loadable(s: Sublayer): boolean {
 
 export const loadLayer = defineTool({
   id: 'layers.load',
-  version: '1.2.0',
+  version: '1.3.0',
   group: 'layers',
   icon: 'layers',
   title: 'Load layer',
@@ -58,7 +79,8 @@ export const loadLayer = defineTool({
     'below, which are skipped) load as kind "table": not drawn, but queryable and joinable. For a file with ' +
     "several layers pick one with 'path|layername=NAME'; without it the first layer that has features is loaded " +
     'and the others are listed (all_sublayers: true loads every non-empty one). The file is referenced, not copied. ' +
-    'Returns the new layer (id, name, kind, CRS, geometry type, feature count, extent) and other_sublayers; use its ' +
+    'Returns the new layer (id, name, kind, CRS, geometry type, feature count, extent; for large layers `display` says ' +
+    'how the map simplifies them) and other_sublayers; use its ' +
     'id with layers_zoom_to, layers_set_opacity or inspect_layer_info.',
   input: z.object({
     path: sourceParam("Absolute path of the file, optionally with '|layername=NAME' for one layer of a multi-layer file; an http(s) URL or /vsicurl/ path reaches the network and is asked for every time"),
@@ -70,16 +92,17 @@ export const loadLayer = defineTool({
   exec: 'main',
   handles: ['project', 'gdal'],
   summary: (a) => `Load ${a.path}${a.all_sublayers ? ' (all layers)' : ''}${a.name ? ` as '${a.name}'` : ''}`,
-  async execute(args, { handles }) {
+  async execute(args, { handles, signal, progress }) {
+    const ctx: LoadContext = { handles, signal, progress };
     const ref = parseSource(args.path);
     const first = await handles.gdal.describe(args.path);
     if (ref.sublayer) {
-      const layer = add(handles, ref.path, ref.sublayer, first, args.name ?? defaultLayerName(ref));
-      return { layer: layerSummary(layer), other_sublayers: first.sublayers.filter((s) => s !== ref.sublayer) };
+      const layer = await add(ctx, ref.path, ref.sublayer, first, args.name ?? defaultLayerName(ref));
+      return { layer, other_sublayers: first.sublayers.filter((s) => s !== ref.sublayer) };
     }
     if (first.sublayers.length <= 1 && !args.all_sublayers) {
-      const layer = add(handles, ref.path, null, first, args.name ?? defaultLayerName(ref));
-      return { layer: layerSummary(layer), other_sublayers: [] };
+      const layer = await add(ctx, ref.path, null, first, args.name ?? defaultLayerName(ref));
+      return { layer, other_sublayers: [] };
     }
 
     const listing = Listing.safeParse(await handles.gdal.call('layers.list_sublayers', { path: ref.path }));
@@ -92,7 +115,7 @@ export const loadLayer = defineTool({
       const loaded = [];
       for (const s of candidates) {
         const source = `${ref.path}|layername=${s.name}`;
-        loaded.push(layerSummary(add(handles, ref.path, s.name, await handles.gdal.describe(source), s.name)));
+        loaded.push(await add(ctx, ref.path, s.name, await handles.gdal.describe(source), s.name));
       }
       const skipped = sublayers.filter((s) => !loadable(s)).map((s) => s.name);
       return { layers: loaded, ...(skipped.length ? { skipped_empty: skipped } : {}) };
@@ -100,9 +123,9 @@ export const loadLayer = defineTool({
 
     const chosen = candidates[0]!;
     const info = chosen.name === first.sublayers[0] && first.kind !== 'raster' ? first : await handles.gdal.describe(`${ref.path}|layername=${chosen.name}`);
-    const layer = add(handles, ref.path, chosen.name, info, args.name ?? chosen.name);
+    const layer = await add(ctx, ref.path, chosen.name, info, args.name ?? chosen.name);
     return {
-      layer: layerSummary(layer),
+      layer,
       other_sublayers: sublayers.filter((s) => s.name !== chosen.name).map((s) => ({ name: s.name, kind: s.kind, feature_count: s.feature_count })),
       note:
         `${ref.path} has ${sublayers.length} layers; loaded '${chosen.name}', the first with features. ` +

@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { currentView } from './currentView.js';
 import { mapScreenshot } from './mapScreenshot.js';
+import { mapSelection } from './selection.js';
 
 /** Questions the renderer answers (exec: renderer). */
-export const mapTools = [currentView, mapScreenshot] as unknown as readonly ToolDefinition[];
+export const mapTools = [currentView, mapScreenshot, mapSelection] as unknown as readonly ToolDefinition[];

@@ -1,3 +1,4 @@
+import { DISPLAY_FUNCTIONS } from './displayFunctions.js';
 import { INSPECT_FUNCTIONS } from './inspectFunctions.js';
 import { LAYERS_FUNCTIONS } from './layersFunctions.js';
 import { RASTER_FUNCTIONS } from './rasterFunctions.js';
@@ -10,4 +11,5 @@ export const WORKER_FUNCTIONS: Record<string, WorkerFunction> = {
   ...LAYERS_FUNCTIONS,
   ...STYLE_FUNCTIONS,
   ...RASTER_FUNCTIONS,
+  ...DISPLAY_FUNCTIONS,
 };

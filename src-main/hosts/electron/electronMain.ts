@@ -108,9 +108,15 @@ async function serve(services: Services, request: Request): Promise<Response> {
   try {
     // Decoded, as the web host passes it; serveData only serves known layers and assets/.
     if (DATA_ROUTES.some((prefix) => route.startsWith(prefix))) {
-      const data = await services.serveData(route);
-      const body = typeof data.body === 'string' ? data.body : new Uint8Array(data.body);
-      return new Response(body, { status: data.status, headers: { 'content-type': data.contentType } });
+      const ifNoneMatch = request.headers.get('if-none-match');
+      const data = await services.serveData(route, ifNoneMatch ? { ifNoneMatch } : {});
+      // A 304 has no body (the Response constructor refuses one).
+      const body = data.status === 304 ? null : typeof data.body === 'string' ? data.body : new Uint8Array(data.body);
+      // The route's ETag and Cache-Control (MapLibre reads the latter for tile expiry); no-store otherwise.
+      const headers = new Headers({ 'cache-control': 'no-store' });
+      for (const [name, value] of Object.entries(data.headers ?? {})) headers.set(name, value);
+      headers.set('content-type', data.contentType);
+      return new Response(body, { status: data.status, headers });
     }
     return await serveRendererFile(route === '' ? 'index.html' : route);
   } catch (error) {

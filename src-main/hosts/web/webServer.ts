@@ -7,8 +7,10 @@ import { extname, join } from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Emit } from '../../../src-shared/bridge/contract.js';
 import { WS_PATH, WsClientFrame, type WsServerFrame } from '../../../src-shared/bridge/wsProtocol.js';
+import { etagMatches } from '../../composition/httpCaching.js';
 import type { Services } from '../../composition/services.js';
 import { contentSecurityPolicy } from '../contentSecurityPolicy.js';
+import { BodyCompressor, isCompressible, pickEncoding, StaticFiles, type Encoding } from './compression.js';
 
 const STATIC_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -38,6 +40,9 @@ export async function startWebServer(opts: {
 }): Promise<WebHost> {
   const token = randomBytes(24).toString('hex');
   let services: Services | null = null;
+  // The page's files compressed once per build, data bodies per request (large ones remembered).
+  const staticFiles = new StaticFiles((file) => STATIC_TYPES[extname(file)] ?? 'application/octet-stream');
+  const bodies = new BodyCompressor();
   const server = createServer((req, res) => {
     void handleHttp(req, res).catch((err: unknown) => {
       // The page is seen by whoever opens it: it gets a generic text, stderr gets the detail.
@@ -59,6 +64,7 @@ export async function startWebServer(opts: {
   const port = (server.address() as AddressInfo).port;
   const origins = new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
   services = await opts.services({ dataBase: `http://127.0.0.1:${port}/`, dataQuery: `?token=${token}` });
+  staticFiles.warm(['app.js', 'app.css'].map((f) => join(opts.rendererDir, f)));
 
   function hasToken(url: URL): boolean {
     const given = Buffer.from(url.searchParams.get('token') ?? '');
@@ -80,8 +86,13 @@ export async function startWebServer(opts: {
     // The bundle itself holds no secrets; data does, so data routes need the token.
     const staticMatch = /^\/(app\.js|app\.css|app\.js\.map|app\.css\.map)$/.exec(path);
     if (staticMatch) {
-      const body = await readFile(join(opts.rendererDir, staticMatch[1]!));
-      return send(res, 200, STATIC_TYPES[extname(path)] ?? 'application/octet-stream', body);
+      const file = await staticFiles.get(join(opts.rendererDir, staticMatch[1]!));
+      // Kept, but checked on each load: a rebuild is picked up at once.
+      const headers = { etag: file.etag, 'cache-control': 'no-cache', vary: 'Accept-Encoding' };
+      if (etagMatches(header(req, 'if-none-match'), file.etag)) return notModified(res, headers);
+      const encoding = pickEncoding(req.headers['accept-encoding']);
+      const encoded = await file.encoded(encoding);
+      return send(res, 200, STATIC_TYPES[extname(path)] ?? 'application/octet-stream', encoded ?? file.body, encodingHeaders(headers, encoded ? encoding : null));
     }
     if (/^\/(data|tiles|assets)\//.test(path)) {
       if (!hasToken(url)) return send(res, 403, 'text/plain', 'Missing or wrong token');
@@ -91,8 +102,16 @@ export async function startWebServer(opts: {
       } catch {
         return send(res, 400, 'text/plain', 'Bad request'); // malformed %-escape
       }
-      const answer = await services!.serveData(dataPath);
-      return send(res, answer.status, answer.contentType, answer.body);
+      const ifNoneMatch = header(req, 'if-none-match');
+      const answer = await services!.serveData(dataPath, ifNoneMatch ? { ifNoneMatch } : {});
+      const headers = lowerCaseKeys(answer.headers ?? {});
+      // A route may answer 304 itself (before doing the work); any ETag it sends is honoured too.
+      const etag = headers.etag;
+      if (answer.status === 304 || (answer.status === 200 && etag && etagMatches(ifNoneMatch, etag))) return notModified(res, headers);
+      if (isCompressible(answer.contentType)) headers.vary = 'Accept-Encoding';
+      const encoding = answer.status === 200 ? pickEncoding(req.headers['accept-encoding']) : null;
+      const encoded = await bodies.encode(answer.body, answer.contentType, encoding);
+      return send(res, answer.status, answer.contentType, encoded ?? answer.body, encodingHeaders(headers, encoded ? encoding : null));
     }
     return send(res, 404, 'text/plain', 'Not found');
   }
@@ -225,11 +244,36 @@ function logError(what: string, err: unknown): void {
   process.stderr.write(`Mapwright web host: ${what}: ${safe}\n`);
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string | Uint8Array): void {
+/** `extra` (lower-case names) may carry etag, cache-control (else no-store), vary and content-encoding. */
+function send(res: ServerResponse, status: number, type: string, body: string | Uint8Array, extra: Record<string, string> = {}): void {
   res.writeHead(status, {
-    'Content-Type': type,
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
+    'cache-control': 'no-store',
+    ...extra,
+    'content-type': type,
+    // Also for HEAD, which sends no body; and it spares GET the chunked encoding.
+    'content-length': String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength),
+    'x-content-type-options': 'nosniff',
   });
   res.end(body);
+}
+
+function notModified(res: ServerResponse, headers: Record<string, string>): void {
+  res.writeHead(304, { 'cache-control': 'no-store', ...headers, 'x-content-type-options': 'nosniff' });
+  res.end();
+}
+
+function encodingHeaders(headers: Record<string, string>, encoding: Encoding | null): Record<string, string> {
+  return encoding ? { ...headers, 'content-encoding': encoding } : headers;
+}
+
+/** Header names are case-insensitive; one spelling, so a route's cache-control replaces the default. */
+function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) out[name.toLowerCase()] = value;
+  return out;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
 }

@@ -1,0 +1,233 @@
+/**
+ * Raster tiles of a large GeoTIFF without overviews, through the real GIS worker process:
+ *
+ *   npx tsx scripts/bench/rasterTiles.mts [--size 10000] [--tiles 40] [--batch 16] [--keep]
+ *
+ * Builds a --size × --size GeoTIFF (tiled, DEFLATE, Int16 with nodata: the fixtures' SRTM DEM
+ * of Luxembourg upsampled by gdal_translate) in a temp folder, then starts two workers:
+ *   - "before": today's behaviour — no overview cache (MAPWRIGHT_CACHE_DIR unset) and one
+ *     reader per raster (MAPWRIGHT_RASTER_READERS=1: tiles of one raster one at a time);
+ *   - "after": the overview cache in a fresh folder and the default reader pool.
+ * and prints, in one run:
+ *   1. a zoomed-out tile (the whole raster in one tile) before vs after, the after worker's
+ *      first such tile (which builds the overviews lazily), and ensureOverviews timed on its own;
+ *   2. warm full-resolution tiles through the worker vs the in-process floor (the same
+ *      window read by gdalwarp in this process + stretch + encodePng.ts), as a ratio;
+ *   3. a batch of tiles of one raster requested sequentially vs all at once, both workers;
+ *   4. main's TileCache in front of the worker: miss, memory hit, disk hit.
+ * Times are wall-clock milliseconds on a shared machine: medians or best of a few runs.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Dataset } from 'gdal-async';
+import type { GreyRasterStyle } from '../../src-shared/style/styleModel.js';
+import { TileCache } from '../../src-main/composition/tileCache.js';
+import { CACHE_DIR_ENV } from '../../src-main/gis-worker/cacheDir.js';
+import { encodeGreyAlphaPng } from '../../src-main/gis-worker/encodePng.js';
+import { gdal } from '../../src-main/gis-worker/gdal.js';
+import { ensureOverviews } from '../../src-main/gis-worker/overviewCache.js';
+import { stretchToGrey } from '../../src-main/gis-worker/stretch.js';
+import { tileBounds } from '../../src-main/gis-worker/tileMath.js';
+import { forkLauncher } from '../../src-main/worker-host/forkLauncher.js';
+import { GisWorkerClient } from '../../src-main/worker-host/GisWorkerClient.js';
+import { makeWorkerSpawn } from '../../src-main/worker-host/workerSpawn.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const ENTRY = path.join(ROOT, 'src-main', 'gis-worker', 'workerMain.ts');
+const DEM = path.resolve(ROOT, '..', 'shared', 'fixtures', 'gis', 'elev.tif');
+const ENV = { ...process.env, GDAL_PAM_ENABLED: 'NO' };
+
+function option(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+}
+const SIZE = option('size', 10_000);
+const N_TILES = option('tiles', 40);
+const BATCH = option('batch', 16);
+const KEEP = process.argv.includes('--keep');
+
+const STYLE: GreyRasterStyle = { type: 'grey', band: 1, min: null, max: null };
+/** The floor stretches over fixed numbers; the stretch costs the same whatever they are. */
+const FLOOR_RANGE = { min: 200, max: 550 };
+
+interface Tile {
+  z: number;
+  x: number;
+  y: number;
+}
+
+function tileAt(lon: number, lat: number, z: number): Tile {
+  const n = 2 ** z;
+  const r = (lat * Math.PI) / 180;
+  return { z, x: Math.floor(((lon + 180) / 360) * n), y: Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n) };
+}
+
+/** `count` distinct tiles at `z`, row by row from the raster's north-west, all inside it. */
+function tilesInside(z: number, count: number, skip = 0): Tile[] {
+  // elev.tif spans 5.7417–6.5333 °E, 49.4417–50.1917 °N; keep a margin.
+  const nw = tileAt(5.8, 50.12, z);
+  const se = tileAt(6.47, 49.5, z);
+  const cols = se.x - nw.x + 1;
+  const out: Tile[] = [];
+  for (let k = skip; out.length < count; k++) {
+    const row = Math.floor(k / cols);
+    if (nw.y + row > se.y) throw new Error(`not enough tiles at z${z}`);
+    out.push({ z, x: nw.x + (k % cols), y: nw.y + row });
+  }
+  return out;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+const ms = (v: number) => `${v >= 100 ? v.toFixed(0) : v.toFixed(1)} ms`;
+
+async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const t0 = performance.now();
+  const v = await fn();
+  return [performance.now() - t0, v];
+}
+
+function worker(kind: 'before' | 'after', cacheDir: string): GisWorkerClient {
+  const spawn = makeWorkerSpawn({ cacheDir });
+  if (kind === 'before') {
+    delete spawn.env[CACHE_DIR_ENV];
+    spawn.env.MAPWRIGHT_RASTER_READERS = '1';
+  }
+  return new GisWorkerClient(forkLauncher(ENTRY, ['--import', 'tsx']), { spawn });
+}
+
+const tileReq = (source: string, t: Tile) => ({ op: 'rasterTile' as const, source, ...t, style: STYLE });
+
+/** The in-process floor for one tile: gdalwarp of the window onto the tile grid, stretch, PNG. */
+async function floorTile(ds: Dataset, t: Tile): Promise<Buffer | null> {
+  const b = tileBounds(t.z, t.x, t.y)!;
+  const dst = await gdal.drivers.get('MEM').createAsync('', 256, 256, 2, 'Float64');
+  try {
+    dst.srs = gdal.SpatialReference.fromEPSG(3857);
+    const res = (b[2] - b[0]) / 256;
+    dst.geoTransform = [b[0], res, 0, b[3], 0, -res];
+    dst.bands.get(2).colorInterpretation = 'Alpha';
+    await gdal.warpAsync(null, dst, [ds], ['-r', 'bilinear', '-dstalpha']);
+    const values = await dst.bands.get(1).pixels.readAsync(0, 0, 256, 256, new Float64Array(65536));
+    const alpha = await dst.bands.get(2).pixels.readAsync(0, 0, 256, 256, new Float64Array(65536));
+    const { grey, alpha: a, visible } = stretchToGrey(values, alpha, FLOOR_RANGE.min, FLOOR_RANGE.max);
+    return visible ? encodeGreyAlphaPng(grey, a, 256, 256) : null;
+  } finally {
+    dst.close();
+  }
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(DEM)) throw new Error(`The fixture DEM is missing: ${DEM}`);
+  const dir = mkdtempSync(path.join(tmpdir(), 'mapwright-bench-tiles-'));
+  const before = worker('before', path.join(dir, 'cache-before'));
+  const after = worker('after', path.join(dir, 'cache-after'));
+  try {
+    const gdalVersion = execFileSync('gdalinfo', ['--version'], { encoding: 'utf8' }).trim();
+    console.log(`${gdalVersion}; Node ${process.version}; ${availableParallelism()} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; temp ${dir}`);
+    const big = path.join(dir, 'big.tif');
+    const [prep] = await time(async () =>
+      execFileSync('gdal_translate', ['-q', '-outsize', String(SIZE), String(SIZE), '-r', 'bilinear', '-co', 'TILED=YES', '-co', 'COMPRESS=DEFLATE', DEM, big], { env: ENV }),
+    );
+    console.log(`raster: ${SIZE} × ${SIZE} Int16, tiled DEFLATE, no overviews, ${(statSync(big).size / 1e6).toFixed(0)} MB on disk (made in ${ms(prep)})`);
+
+    // Both workers up, the raster open and its statistics computed (one full-resolution tile).
+    const first = tilesInside(14, 1)[0]!;
+    for (const w of [before, after]) await w.request(tileReq(big, first));
+
+    // ---- 1. zoomed out ----
+    const whole = tileAt(6.13, 49.81, 8); // the whole raster falls in this tile
+    const naive: number[] = [];
+    for (let i = 0; i < 2; i++) naive.push((await time(() => before.request(tileReq(big, whole))))[0]);
+    const [lazy] = await time(() => after.request(tileReq(big, whole)));
+    const withOvr: number[] = [];
+    for (let i = 0; i < 5; i++) withOvr.push((await time(() => after.request(tileReq(big, whole))))[0]);
+    const z10 = tilesInside(10, 4);
+    const naive10: number[] = [];
+    const ovr10: number[] = [];
+    for (const t of z10) {
+      naive10.push((await time(() => before.request(tileReq(big, t))))[0]);
+      ovr10.push((await time(() => after.request(tileReq(big, t))))[0]);
+    }
+    // ensureOverviews on its own, in this process, into another folder (the build the layer load triggers).
+    process.env[CACHE_DIR_ENV] = path.join(dir, 'cache-inprocess');
+    let reports = 0;
+    const [build, vrt] = await time(() => ensureOverviews(big, { progress: () => reports++ }));
+    const cancel = new AbortController();
+    setTimeout(() => cancel.abort(), 300);
+    process.env[CACHE_DIR_ENV] = path.join(dir, 'cache-cancelled');
+    const [cancelAt] = await time(() => ensureOverviews(big, { signal: cancel.signal }).catch(() => null));
+
+    console.log('\n1. zoomed-out tiles (grey, stretch from band statistics)');
+    console.log(`   z8, whole raster in one tile   before ${ms(Math.min(...naive))}   after ${ms(Math.min(...withOvr))}   ${(Math.min(...naive) / Math.min(...withOvr)).toFixed(0)}× faster`);
+    console.log(`   z10 tiles (median of ${z10.length})         before ${ms(median(naive10))}   after ${ms(median(ovr10))}   ${(median(naive10) / median(ovr10)).toFixed(0)}× faster`);
+    console.log(`   after, first z8 tile: ${ms(lazy)} (builds the overviews lazily, then renders)`);
+    console.log(`   ensureOverviews alone: ${ms(build)}, ${reports} progress reports, → ${path.relative(dir, vrt)}; cancelled 300 ms in: returned after ${ms(cancelAt)}`);
+
+    // ---- 2. warm tile vs the in-process floor ----
+    const warm = tilesInside(14, N_TILES, 1);
+    for (const t of warm) await after.request(tileReq(big, t)); // blocks read once, as the floor's are below
+    const viaWorker: number[] = [];
+    for (const t of warm) viaWorker.push((await time(() => after.request(tileReq(big, t))))[0]);
+    const viaBefore: number[] = [];
+    for (const t of warm) await before.request(tileReq(big, t));
+    for (const t of warm) viaBefore.push((await time(() => before.request(tileReq(big, t))))[0]);
+    const ds = await gdal.openAsync(big);
+    for (const t of warm) await floorTile(ds, t);
+    const floor: number[] = [];
+    for (const t of warm) floor.push((await time(() => floorTile(ds, t)))[0]);
+    ds.close();
+    console.log(`\n2. warm full-resolution tile (z14, median of ${N_TILES}; raster open, statistics and blocks cached)`);
+    console.log(`   in-process floor (gdalwarp window + stretch + encodePng): ${ms(median(floor))}`);
+    console.log(`   through the worker, after:  ${ms(median(viaWorker))}   ratio ${(median(viaWorker) / median(floor)).toFixed(2)}`);
+    console.log(`   through the worker, before: ${ms(median(viaBefore))}   ratio ${(median(viaBefore) / median(floor)).toFixed(2)}`);
+
+    // ---- 3. sequential vs concurrent ----
+    const batch = tilesInside(14, BATCH, 1 + N_TILES);
+    for (const w of [before, after]) for (const t of batch) await w.request(tileReq(big, t));
+    const rows: string[] = [];
+    for (const [name, w] of [
+      ['before (1 reader)', before],
+      ['after (reader pool)', after],
+    ] as const) {
+      let seq = Infinity;
+      let par = Infinity;
+      for (let run = 0; run < 3; run++) {
+        seq = Math.min(seq, (await time(async () => { for (const t of batch) await w.request(tileReq(big, t)); }))[0]);
+        par = Math.min(par, (await time(() => Promise.all(batch.map((t) => w.request(tileReq(big, t))))))[0]);
+      }
+      rows.push(`   ${name.padEnd(20)} sequential ${ms(seq).padStart(8)}   concurrent ${ms(par).padStart(8)}   ${(seq / par).toFixed(2)}× `);
+    }
+    console.log(`\n3. ${BATCH} warm z14 tiles of one raster, best of 3 (${availableParallelism()} cores, shared)`);
+    for (const r of rows) console.log(r);
+
+    // ---- 4. main's tile cache in front of the worker ----
+    const cache = new TileCache({ dir: path.join(dir, 'tiles') });
+    const keyOf = (t: Tile) => ['raster-tile', big, 'style', t.z, t.x, t.y];
+    const probe = tilesInside(13, 8);
+    const miss: number[] = [];
+    const memHit: number[] = [];
+    const diskHit: number[] = [];
+    for (const t of probe) miss.push((await time(() => cache.cached(keyOf(t), () => after.request(tileReq(big, t)))))[0]);
+    for (const t of probe) memHit.push((await time(() => cache.cached(keyOf(t), () => after.request(tileReq(big, t)))))[0]);
+    await cache.settled();
+    const cold = new TileCache({ dir: path.join(dir, 'tiles') });
+    for (const t of probe) diskHit.push((await time(() => cold.cached(keyOf(t), () => after.request(tileReq(big, t)))))[0]);
+    console.log(`\n4. main's TileCache (z13, median of ${probe.length}): miss (worker renders) ${ms(median(miss))}, memory hit ${ms(median(memHit))}, disk hit ${ms(median(diskHit))}`);
+  } finally {
+    before.dispose();
+    after.dispose();
+    if (KEEP) console.log(`kept ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main().catch((err: unknown) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : err);
+  process.exitCode = 1;
+});
