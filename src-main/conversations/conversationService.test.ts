@@ -44,7 +44,9 @@ describe('ConversationService', () => {
 
     events.length = 0;
     const opened = service.open(first);
-    assert.deepEqual(opened.messages.map((m) => m.text), ['first question']);
+    assert.equal(opened.messageCount, 1);
+    const announced = events.find((e) => e.name === 'conversations/opened')?.payload as { messages: { text: string }[] } | undefined;
+    assert.deepEqual(announced?.messages.map((m) => m.text), ['first question'], 'the messages travel in the event');
     assert.equal(store.conversationId, first);
     assert.deepEqual(events.map((e) => e.name), ['conversations/opened', 'conversations/changed']);
     assert.deepEqual(

@@ -49,15 +49,20 @@ export class ConversationService {
     return { conversations: this.deps.store.conversations.list(), currentId: this.deps.store.conversationId };
   }
 
-  open(id: string): { conversationId: string; messages: ChatMessage[] } {
+  /**
+   * The messages travel once, in `conversations/opened` (a long conversation is megabytes of
+   * JSON); the answer only says which one is current and how long it is. Opening the current
+   * one announces nothing: the renderer already shows it.
+   */
+  open(id: string): { conversationId: string; messageCount: number } {
     const { store } = this.deps;
     if (id !== store.conversationId) {
       this.refuseWhileBusy('open another conversation');
       if (!store.conversations.exists(id)) throw new Error('That conversation no longer exists.');
       store.conversationId = id;
-      this.announceOpened();
+      return { conversationId: id, messageCount: this.announceOpened().length };
     }
-    return { conversationId: store.conversationId, messages: store.conversations.messages(store.conversationId) };
+    return { conversationId: store.conversationId, messageCount: store.conversations.count(store.conversationId) };
   }
 
   /** An empty conversation becomes current; nothing is written until its first message. */
@@ -103,10 +108,13 @@ export class ConversationService {
     if (status !== 'idle') throw new ConversationBusyError(what, status);
   }
 
-  private announceOpened(): void {
+  /** Tells the renderer the current conversation changed; returns the messages it was sent. */
+  private announceOpened(): ChatMessage[] {
     const { store, emit } = this.deps;
-    emit('conversations/opened', { conversationId: store.conversationId, messages: store.conversations.messages(store.conversationId) });
+    const messages = store.conversations.messages(store.conversationId);
+    emit('conversations/opened', { conversationId: store.conversationId, messages });
     this.announce();
+    return messages;
   }
 
   private announce(): void {

@@ -69,6 +69,11 @@ export class ConversationRepo {
     return rows.map((r) => ChatMessage.parse(JSON.parse(r.body)));
   }
 
+  /** How many messages a conversation holds (without reading them). */
+  count(conversationId: string): number {
+    return (this.db.prepare('SELECT count(*) AS n FROM messages WHERE conversation_id = ?').get(conversationId) as { n: number }).n;
+  }
+
   /** Inserts a new message or replaces the one with the same id, keeping its place. */
   upsert(conversationId: string, draft: MessageDraft): ChatMessage {
     let created = false;

@@ -1,13 +1,20 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { selectModel } from '../store/slices/appInfoSlice.js';
-import { selectMessageIds } from '../store/slices/chatSlice.js';
+import { makeSelectMessageWindow, selectMessageCount } from '../store/slices/chatSlice.js';
+import { selectCurrentConversationId } from '../store/slices/conversationsSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import { ChatComposer } from './ChatComposer.js';
+import './ChatDock.css';
 import { ChatMessage } from './ChatMessage.js';
 import { ConversationList } from './ConversationList.js';
 
 /** Pixels from the bottom within which the list keeps following new text. */
 const STICK_THRESHOLD = 48;
+/**
+ * Messages shown when a conversation opens, and added by each "Show earlier messages": a
+ * conversation of thousands opens at the cost of this many, and every message stays reachable.
+ */
+export const MESSAGE_PAGE = 200;
 
 function ChatEmptyState() {
   const model = useAppStore(selectModel);
@@ -20,12 +27,37 @@ function ChatEmptyState() {
   );
 }
 
+/**
+ * Where the shown part of the chat starts: the newest `MESSAGE_PAGE` when a conversation
+ * opens, earlier on request. An index, so messages streaming in are added below without
+ * pushing the ones read off the top.
+ */
+function useWindowStart(total: number): [number, () => void] {
+  const conversationId = useAppStore(selectCurrentConversationId);
+  const [anchor, setAnchor] = useState({ conversationId, start: Math.max(0, total - MESSAGE_PAGE) });
+  let start = anchor.start;
+  if (anchor.conversationId !== conversationId) {
+    // Another conversation: its newest page (React's pattern for state that follows a prop).
+    start = Math.max(0, total - MESSAGE_PAGE);
+    setAnchor({ conversationId, start });
+  }
+  // A chat that shrank (reloaded with fewer messages) still shows at least its newest page.
+  start = Math.min(start, Math.max(0, total - MESSAGE_PAGE));
+  const showEarlier = () => setAnchor({ conversationId, start: Math.max(0, start - MESSAGE_PAGE) });
+  return [start, showEarlier];
+}
+
 /** The conversation: messages, following the newest while the person is at the bottom. */
 export function ChatDock() {
-  const ids = useAppStore(selectMessageIds);
+  const total = useAppStore(selectMessageCount);
+  const [start, showEarlier] = useWindowStart(total);
+  const [selectWindow] = useState(makeSelectMessageWindow);
+  const ids = useAppStore((s) => selectWindow(s, start));
   const scrollRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  /** Distance from the bottom when earlier messages were asked for: kept, so the view stays put. */
+  const keepFromBottom = useRef<number | null>(null);
 
   useEffect(() => {
     const scroller = scrollRef.current;
@@ -46,12 +78,32 @@ export function ChatDock() {
     };
   }, []);
 
+  useLayoutEffect(() => {
+    const scroller = scrollRef.current;
+    if (!scroller || keepFromBottom.current === null) return;
+    scroller.scrollTop = scroller.scrollHeight - keepFromBottom.current;
+    keepFromBottom.current = null;
+  }, [start]);
+
+  const onShowEarlier = () => {
+    const scroller = scrollRef.current;
+    if (scroller) keepFromBottom.current = scroller.scrollHeight - scroller.scrollTop;
+    showEarlier();
+  };
+
   return (
     <section className="chat-dock" aria-label="Assistant">
       <header className="panel-header">Assistant</header>
       <ConversationList />
       <div className="chat-dock__scroll" ref={scrollRef}>
         <div className="chat-dock__messages" ref={contentRef} role="log" aria-live="polite">
+          {start > 0 && (
+            <div className="chat-dock__earlier">
+              <button type="button" className="btn" data-testid="chat-show-earlier" onClick={onShowEarlier}>
+                Show earlier messages
+              </button>
+            </div>
+          )}
           {ids.length === 0 ? <ChatEmptyState /> : ids.map((id) => <ChatMessage key={id} id={id} />)}
         </div>
       </div>

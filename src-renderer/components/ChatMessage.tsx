@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { selectMessage } from '../store/slices/chatSlice.js';
 import { selectReasoning } from '../store/slices/reasoningSlice.js';
 import { selectRunLive } from '../store/slices/runSlice.js';
@@ -7,8 +8,11 @@ import { RunPlanButton } from './RunPlanButton.js';
 import { ChatCompactionNotice } from './ChatCompactionNotice.js';
 import { ToolCallCard } from './ToolCallCard.js';
 
-/** One entry of the conversation, subscribed by id so streaming re-renders only this one. */
-export function ChatMessage({ id }: { id: string }) {
+/**
+ * One entry of the conversation, subscribed by id so streaming re-renders only this one; memo,
+ * so a message added to the list does not re-render the others.
+ */
+export const ChatMessage = memo(function ChatMessage({ id }: { id: string }) {
   const message = useAppStore(selectMessage(id));
   const live = useAppStore(selectRunLive);
   const reasoning = useAppStore(selectReasoning(id));
@@ -57,4 +61,4 @@ export function ChatMessage({ id }: { id: string }) {
       {role === 'assistant' && <RunPlanButton messageId={id} />}
     </div>
   );
-}
+});

@@ -3,6 +3,8 @@ import type { Layer } from '../../src-shared/domain/layer.js';
 import { useEntryTrigger } from '../bridge/useEntryTrigger.js';
 import { attributeTableStore, useAttributeTable } from '../store/attributeTableStore.js';
 import { LayerKindIcon } from './LayerKindIcon.js';
+import { useDisplayProblems } from '../store/displayProblemsStore.js';
+import { isTiledLayer, tiledLayerNote } from '../../src-shared/style/vectorTiles.js';
 
 /** Slider moves settle for this long before one `layers.set_opacity` goes out. */
 const OPACITY_SETTLE_MS = 200;
@@ -25,6 +27,8 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
   const [draftVisible, setDraftVisible] = useState<boolean | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const tableOpen = useAttributeTable((s) => s.layerId === layer.id);
+  const problem = useDisplayProblems((s) => s.byLayer[layer.id] ?? null);
+  const tiled = isTiledLayer(layer);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
 
   async function act(entry: string, params: Record<string, unknown> = {}) {
@@ -88,6 +92,16 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
         </button>
       </div>
       <div className="layer-item__meta">{describe(layer)}</div>
+      {tiled && (
+        <div className="layer-item__display" data-testid="layer-display-note" title={tiledLayerNote(layer.info.featureCount)}>
+          Vector tiles · simplified when zoomed out (hover for details)
+        </div>
+      )}
+      {problem && (
+        <div className="layer-item__error" role="alert" data-testid="layer-display-problem">
+          {problem}
+        </div>
+      )}
       <label className="layer-item__opacity">
         <span>Opacity</span>
         <input type="range" min={0} max={100} step={1} value={opacity} data-testid="layer-opacity" onChange={(e) => onOpacity(Number(e.target.value))} aria-label={`Opacity of ${layer.name}`} />

@@ -7,6 +7,7 @@ import { dataUrls } from '../map/dataUrls.js';
 import { useFitRequests } from '../map/useFitRequests.js';
 import { useLayerSync } from '../map/useLayerSync.js';
 import { useMapSelection } from '../map/useMapSelection.js';
+import { useDisplayProblemWatch } from '../map/useDisplayProblemWatch.js';
 import { useRendererQueries } from '../map/useRendererQueries.js';
 import { useSelectionHighlight } from '../map/useSelectionHighlight.js';
 import { appStore } from '../store/appStore.js';
@@ -86,6 +87,7 @@ export function MapView() {
   useSelectionHighlight(map, layers);
   useMapSelection(map);
   useFitRequests(map);
+  useDisplayProblemWatch(map);
   useRendererQueries(map);
 
   return (

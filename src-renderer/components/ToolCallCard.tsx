@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import type { ChatMessage } from '../../src-shared/domain/chat.js';
 import { prettyJson } from '../lib/jsonTokens.js';
 import { formatDuration } from './format.js';
@@ -12,7 +13,8 @@ const FOLD_LINES = 10;
 /** One tool call in the chat: what ran, on what, how it went. */
 export function ToolCallCard({ tool }: { tool: ToolInfo }) {
   const duration = formatDuration(tool.durationMs);
-  const argLines = prettyJson(tool.args).split('\n').length;
+  // Once per arguments, not at every status change of the card (nor every re-render of the chat).
+  const argLines = useMemo(() => prettyJson(tool.args).split('\n').length, [tool.args]);
   const error = tool.result && !tool.result.ok ? tool.result.error : null;
   return (
     <div className={`tool-card tool-card--${tool.status}`}>

@@ -27,7 +27,8 @@ export const conversationMethods = {
   'conversations/list': { params: z.object({}), result: ConversationList },
   'conversations/open': {
     params: z.object({ id: z.string().min(1) }),
-    result: z.object({ conversationId: z.string(), messages: z.array(ChatMessage) }),
+    /** The messages come once, in `conversations/opened`; the answer carries only their count. */
+    result: z.object({ conversationId: z.string(), messageCount: z.number().int() }),
   },
   /** Starts an empty conversation; it is written (and old ones trimmed) with its first message. */
   'conversations/new': { params: z.object({}), result: z.object({ conversationId: z.string() }) },

@@ -38,7 +38,7 @@ export function isLabelledStyle(style: LayerStyle): style is LabelledStyle {
 }
 
 /** A readable palette; a new layer takes the next colour so layers differ at a glance. */
-const PALETTE = ['#e4572e', '#17bebb', '#ffc914', '#76b041', '#8e44ad', '#2e86de', '#d35400', '#c0392b'];
+export const PALETTE = ['#e4572e', '#17bebb', '#ffc914', '#76b041', '#8e44ad', '#2e86de', '#d35400', '#c0392b'];
 
 export function defaultVectorStyle(index: number): SimpleVectorStyle {
   const fill = PALETTE[index % PALETTE.length]!;

@@ -1,7 +1,7 @@
 import type { Result } from '../../../src-shared/bridge/contract.js';
 import type { ConnectionState } from '../../bridge/bridgeTypes.js';
 import type { AppState, SliceCreator } from '../storeTypes.js';
-import { indexMessages } from './chatSlice.js';
+import { replaceMessages } from './chatSlice.js';
 import { sortLayers } from './layersSlice.js';
 
 export type AppInfo = Result<'app/info'>;
@@ -30,15 +30,15 @@ export const createAppInfoSlice: SliceCreator<AppInfoSlice> = (set) => ({
   setAppInfo: (appInfo) => set({ appInfo }, false, 'app/setInfo'),
   applySnapshot: (snapshot) =>
     set(
-      {
+      (s) => ({
         project: snapshot.project,
         conversationId: snapshot.conversationId,
         loadError: null,
         layers: sortLayers(snapshot.layers),
-        ...indexMessages(snapshot.messages),
+        ...replaceMessages(s, snapshot.messages),
         run: snapshot.run,
         pendingApprovals: snapshot.pendingApprovals,
-      },
+      }),
       false,
       'project/loaded',
     ),

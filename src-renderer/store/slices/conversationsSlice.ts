@@ -1,7 +1,7 @@
 import type { EventPayload } from '../../../src-shared/bridge/contract.js';
 import type { ConversationSummary } from '../../../src-shared/bridge/conversationContract.js';
 import type { AppState, SliceCreator } from '../storeTypes.js';
-import { indexMessages } from './chatSlice.js';
+import { replaceMessages } from './chatSlice.js';
 
 export interface ConversationsSlice {
   /** The project's conversations, newest first (main's order). */
@@ -15,7 +15,7 @@ export const createConversationsSlice: SliceCreator<ConversationsSlice> = (set) 
   conversations: [],
   setConversations: ({ conversations, currentId }) => set({ conversations, conversationId: currentId }, false, 'conversations/changed'),
   openConversation: ({ conversationId, messages }) =>
-    set({ conversationId, ...indexMessages(messages) }, false, 'conversations/opened'),
+    set((s) => ({ conversationId, ...replaceMessages(s, messages) }), false, 'conversations/opened'),
 });
 
 export const selectConversations = (s: AppState) => s.conversations;
