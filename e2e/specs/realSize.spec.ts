@@ -71,6 +71,10 @@ function gdalFeature(file: string, args: string[]): { fid: number; value: number
   return { fid: Number(fid[1]), value: Number(value[1]), lon: Number(point[1]), lat: Number(point[2]) };
 }
 
+function gdalCat(file: string, fid: number): string {
+  return /cat \(String\) = (.*)/.exec(ogrinfo(['-fid', String(fid), file, 'points']))![1]!.trim();
+}
+
 describe('real-size data in Chromium: 1M and 4M generated points', () => {
   const session = useAppSession({ homePrefix: 'mapwright-e2e-realsize-' });
   let dir: string;
@@ -169,6 +173,14 @@ describe('real-size data in Chromium: 1M and 4M generated points', () => {
     assert.ok(best < 60, `the selection colour at the feature (${lon}, ${lat}): distance ${best}`);
     await app.screenshot('rs3-row-900000-selected');
     await table.close();
+
+    // Identify on the tiled layer: a click on the point shows GDAL's values for that feature.
+    const sections = await table.identifyAt(lon, lat);
+    const hit = sections.find((s) => s.layerName.includes('million'))?.features.find((f) => f.fid === row.fid);
+    assert.ok(hit, `identify finds feature ${row.fid}: ${JSON.stringify(sections)}`);
+    assert.equal(Number(hit.attributes.value), expected.value);
+    assert.equal(hit.attributes.cat, gdalCat(million, row.fid));
+    await app.screenshot('rs3b-identify-tiled-point');
   });
 
   it('4,000,000 points from a CSV: indexed once with progress, then displayed instead of failing', async () => {

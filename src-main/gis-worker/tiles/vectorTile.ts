@@ -56,7 +56,8 @@ export async function vectorTile(args: VectorTileArgs, signal?: AbortSignal): Pr
     if (stride && table.fidRange) sql = sampledFeaturesSql(t, box, fields, table.fidRange, stride);
     else sql = (await firstNumber(ds, overCapSql(t, box))) > TILE_FEATURE_CAP ? thinnedFeaturesSql(t, box, fields) : allFeaturesSql(t, box, fields);
     throwIfCancelled(signal);
-    const translateArgs = ['-f', 'GeoJSON', '-sql', sql, '-lco', 'COORDINATE_PRECISION=7'];
+    // -preserve_fid writes each feature's id: the tile's feature ids are the source's.
+    const translateArgs = ['-f', 'GeoJSON', '-preserve_fid', '-sql', sql, '-lco', 'COORDINATE_PRECISION=7'];
     if (table.srsWkt) translateArgs.push('-t_srs', 'EPSG:4326');
     (await gdal.vectorTranslateAsync(out, ds, translateArgs)).close();
     throwIfCancelled(signal);
