@@ -143,6 +143,26 @@ describe('overview cache', { skip: skipReason }, () => {
     assert.equal(await cachedOverviews(file), null);
   });
 
+  test('a caller arriving while an abandoned build stops gets a build of its own', async () => {
+    const file = bigDem('rejoin.tif');
+    const started = overviewBuildCount.started;
+    const quitter = new AbortController();
+    let late = null as Promise<string> | null;
+    const first = ensureOverviews(file, {
+      signal: quitter.signal,
+      progress: () => {
+        if (late) return;
+        quitter.abort();
+        late = ensureOverviews(file);
+      },
+    });
+    await assert.rejects(first, (err: Error) => err instanceof CancelledError);
+    assert.ok(late, 'the late caller came');
+    const vrt: string = await late;
+    assert.ok(vrt.endsWith('overviews.vrt'));
+    assert.equal(overviewBuildCount.started, started + 2);
+  });
+
   test('a file rewritten in place gets new overviews; the old entry is removed', async () => {
     const file = bigDem('rewritten.tif');
     const first = await ensureOverviewSet(file);

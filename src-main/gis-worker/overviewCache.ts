@@ -8,6 +8,7 @@ import { BadInputError, CancelledError, gdalReason } from './errors.js';
 import { gdal } from './gdal.js';
 import { openSource } from './openSource.js';
 import type { ProgressFn } from './progressThrottle.js';
+import { guardSource } from './sourceGuard.js';
 
 /**
  * Overviews for large rasters that have none, built in the worker's cache and never in the
@@ -89,6 +90,8 @@ export async function ensureOverviews(source: string, opts: EnsureOverviewsOptio
 /** As `ensureOverviews`, with the levels; null when the source needs no overviews. */
 export async function ensureOverviewSet(source: string, opts: EnsureOverviewsOptions = {}): Promise<OverviewSet | null> {
   if (opts.signal?.aborted) throw new CancelledError();
+  // Judged again even when the cache answers: the entry leads to the source's pixels.
+  guardSource(source);
   const target = await cacheTarget(source);
   if (!target) return null;
   const existing = await readEntry(target.root, target.key, target.identity);
@@ -189,7 +192,8 @@ function joinBuild(target: Target, source: string, opts: EnsureOverviewsOptions)
   // Aborted while the cache was being looked at: join nothing (an abort event would not come again).
   if (opts.signal?.aborted) return Promise.reject(new CancelledError());
   let build = builds.get(target.key);
-  if (!build) {
+  // A build everyone gave up on is stopping: a newcomer starts afresh rather than share its cancel.
+  if (!build || build.controller.signal.aborted) {
     const controller = new AbortController();
     const listeners = new Set<ProgressFn>();
     const fresh: Build = {

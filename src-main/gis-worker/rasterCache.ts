@@ -36,13 +36,18 @@ export class RasterReader {
   private readonly views = new Map<string, Promise<Dataset>>();
   private readonly levels = new Map<number, Promise<Dataset>>();
   private readonly categorical = new Map<string, Promise<boolean>>();
+  /** Every dataset this reader opened, dependants (views) after what they reference. */
+  private readonly opened: Dataset[] = [];
   private closed = false;
 
   constructor(
     readonly ds: Dataset,
     /** The level file of an overview factor (2, 4…), from the entry's overview set. */
     private readonly levelFile: (factor: number) => string | null,
-  ) {}
+  ) {
+    this.opened.push(ds);
+    liveReaders.add(this);
+  }
 
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.chain.then(fn, fn);
@@ -54,7 +59,7 @@ export class RasterReader {
   view(bands: readonly number[], factor = 1): Promise<Dataset> {
     return memo(this.views, `${factor}:${bands.join(',')}`, async () => {
       const base = factor === 1 ? this.ds : await this.level(factor);
-      return gdal.translateAsync('', base, ['-of', 'VRT', ...bands.flatMap((b) => ['-b', String(b)])]);
+      return this.track(await gdal.translateAsync('', base, ['-of', 'VRT', ...bands.flatMap((b) => ['-b', String(b)])]));
     });
   }
 
@@ -71,7 +76,7 @@ export class RasterReader {
       const file = this.levelFile(factor);
       if (!file) return Promise.reject(new Error(`No overview level ${factor}`));
       // The worker's own cache file, derived from a source already judged by openSource.
-      return gdal.openAsync(file, 'r');
+      return gdal.openAsync(file, 'r').then((ds) => this.track(ds));
     });
   }
 
@@ -80,12 +85,43 @@ export class RasterReader {
     if (this.closed) return;
     this.closed = true;
     await this.exclusive(async () => {
-      for (const v of this.views.values()) (await v.catch(() => null))?.close();
-      for (const l of this.levels.values()) (await l.catch(() => null))?.close();
-      this.ds.close();
+      // Let views still being made land in `opened` first.
+      await Promise.all([...this.views.values(), ...this.levels.values()].map((p) => p.catch(() => null)));
+      this.closeNow();
     });
   }
+
+  /**
+   * Closes everything at once, newest first: a VRT view holds a pointer into the dataset it
+   * was made from, and GDAL frees a dataset on close whoever still points at it.
+   */
+  closeNow(): void {
+    liveReaders.delete(this);
+    for (const ds of this.opened.splice(0).reverse()) {
+      try {
+        ds.close();
+      } catch {
+        // Already closed.
+      }
+    }
+  }
+
+  private track(ds: Dataset): Dataset {
+    if (this.closed && !liveReaders.has(this)) ds.close();
+    else this.opened.push(ds);
+    return ds;
+  }
 }
+
+/**
+ * Readers not closed yet. At exit gdal-async closes every open dataset in the order they were
+ * opened — a source before the views made from it, whose pointers then dangle (heap corruption,
+ * an abort on the way out) — so they are closed here first, views before sources.
+ */
+const liveReaders = new Set<RasterReader>();
+process.once('exit', () => {
+  for (const r of [...liveReaders]) r.closeNow();
+});
 
 /** Caches a computation per key; a failure is not cached (the file may be replaced and retried). */
 function memo<K, T>(map: Map<K, Promise<T>>, key: K, make: () => Promise<T>): Promise<T> {

@@ -10,6 +10,7 @@ import { gdal } from '../gdal.js';
 import { servedTable, type ServedTable } from '../tables/servedTable.js';
 import { MAX_MERCATOR_LAT, MERCATOR_HALF, tileBounds } from '../tileMath.js';
 import { releaseVsimem, vsimemPath } from '../vsimem.js';
+import { inflateTinyPolygons } from './tinyPolygons.js';
 import { allFeaturesSql, overCapSql, sampledFeaturesSql, strideFor, thinnedFeaturesSql, TILE_BUFFER, TILE_FEATURE_CAP, type TileTable } from './tileQuery.js';
 
 export interface VectorTileArgs {
@@ -63,7 +64,7 @@ export async function vectorTile(args: VectorTileArgs, signal?: AbortSignal): Pr
     throwIfCancelled(signal);
     const text = releaseVsimem(out)?.toString('utf8');
     if (!text) return { pbf: new Uint8Array(0), kept: 0, dropped: 0 };
-    const collection = JSON.parse(text) as { features: { properties: Record<string, unknown> | null }[] };
+    const collection = JSON.parse(text) as { features: { properties: Record<string, unknown> | null; geometry: { type: string; coordinates: unknown } | null }[] };
     let represented = 0;
     for (const f of collection.features) {
       const props = f.properties ?? {};
@@ -72,8 +73,9 @@ export async function vectorTile(args: VectorTileArgs, signal?: AbortSignal): Pr
       f.properties = props;
     }
     const kept = collection.features.length;
+    inflateTinyPolygons(collection.features, args.z);
     const tile = geoJSONToTile(collection as FeatureCollection, args.z, args.x, args.y, { extent: EXTENT, buffer: 64, clip: true, maxZoom: 24 });
-    if (!tile || tile.features.length === 0) return { pbf: new Uint8Array(0), kept: 0, dropped: represented - kept };
+    if (!tile || tile.features.length === 0) return { pbf: new Uint8Array(0), kept: 0, dropped: represented };
     const pbf = fromGeojsonVt({ [VECTOR_TILE_LAYER]: tile }, { version: 2, extent: EXTENT });
     return { pbf, kept, dropped: represented - kept };
   } finally {
