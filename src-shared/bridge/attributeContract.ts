@@ -26,7 +26,9 @@ export const RowsQuery = z.object({
   orderBy: z.object({ field: z.string().min(1), descending: z.boolean() }).nullable().default(null),
   /** A filter expression (a SQL WHERE clause on the layer's fields), or null for all rows. */
   where: z.string().max(2000).nullable().default(null),
-});
+})
+  // Nothing else may ride along (a path, a raw SQL statement): refused, not silently dropped.
+  .strict();
 export type RowsQuery = z.input<typeof RowsQuery>;
 
 export const RowsPage = z.object({
@@ -52,12 +54,12 @@ export const attributeMethods = {
   'layers/rows': { params: RowsQuery, result: RowsPage },
   /** Features by feature id, with geometry in EPSG:4326 and every attribute. Unknown ids are skipped. */
   'layers/features': {
-    params: z.object({ layerId: z.string().min(1), fids: z.array(z.number().int()).max(MAX_FEATURES_BY_ID) }),
+    params: z.object({ layerId: z.string().min(1), fids: z.array(z.number().int()).max(MAX_FEATURES_BY_ID) }).strict(),
     result: z.object({ features: z.array(FeatureById), bbox: BBox.nullable() }),
   },
   /** Feature ids matching a filter (for "select where…"), up to MAX_FEATURES_BY_ID. */
   'layers/select-ids': {
-    params: z.object({ layerId: z.string().min(1), where: z.string().max(2000) }),
+    params: z.object({ layerId: z.string().min(1), where: z.string().max(2000) }).strict(),
     result: z.object({ fids: z.array(z.number().int()), total: z.number().int(), capped: z.boolean() }),
   },
 } satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;

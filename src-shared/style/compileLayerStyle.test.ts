@@ -5,6 +5,7 @@ import type { Layer } from '../domain/layer.js';
 import { compileLayerStyle, geometryKindOf, type CompiledLayerStyle } from './compileLayerStyle.js';
 import { styleHash } from './compileShared.js';
 import { defaultRasterStyle, defaultVectorStyle } from './styleModel.js';
+import { TILED_ABOVE_FEATURES, VECTOR_TILE_LAYER, VECTOR_TILE_MAX_ZOOM } from './vectorTiles.js';
 
 const urls = { data: (path: string) => `http://127.0.0.1:9/${path}?token=t` };
 
@@ -189,5 +190,45 @@ describe('compileLayerStyle with mismatched kind and style', () => {
     const vector = compileLayerStyle(vectorLayer('Point', { style: defaultRasterStyle() }), urls);
     assert.equal(vector.source.type, 'geojson');
     assert.deepEqual(ids(vector), ['layer-L1-circle']);
+  });
+});
+
+describe('large vector layers compile to vector tiles', () => {
+  const big = (featureCount: number | null, style?: Layer['style']) => {
+    const l = vectorLayer('Polygon', style ? { style } : {});
+    return { ...l, info: { ...l.info, featureCount } };
+  };
+
+  it('past the threshold (or of unknown count): a vector tile source, every layer naming its source layer', () => {
+    for (const count of [TILED_ABOVE_FEATURES + 1, null]) {
+      const compiled = compileLayerStyle(big(count), urls);
+      const source = compiled.source as { type: string; tiles: string[]; maxzoom: number };
+      assert.equal(source.type, 'vector');
+      assert.match(source.tiles[0]!, /^http:\/\/127\.0\.0\.1:9\/tiles\/L1\/v-[0-9a-z]+\/\{z\}\/\{x\}\/\{y\}\.pbf\?token=t$/);
+      assert.equal(source.maxzoom, VECTOR_TILE_MAX_ZOOM);
+      assert.ok(compiled.layers.length > 0 && compiled.layers.every((l) => (l as { 'source-layer'?: string })['source-layer'] === VECTOR_TILE_LAYER));
+    }
+  });
+
+  it('at or under the threshold: one GeoJSON document as before', () => {
+    assert.equal(compileLayerStyle(big(TILED_ABOVE_FEATURES), urls).source.type, 'geojson');
+  });
+
+  it('the tile path changes when the style needs other fields, not when only colours change', () => {
+    const graduated = (field: string, colour: string): Layer['style'] => ({
+      type: 'graduated',
+      field,
+      method: 'quantile',
+      breaks: [0, 1, 2],
+      colours: [colour, '#000000'],
+      ramp: 'viridis',
+      nullColour: null,
+      stroke: '#111111',
+      strokeWidth: 1,
+      pointRadius: 4,
+    }) as Layer['style'];
+    const path = (s: Layer['style']) => (compileLayerStyle(big(1e6, s), urls).source as { tiles: string[] }).tiles[0];
+    assert.equal(path(graduated('pop', '#ffffff')), path(graduated('pop', '#ff0000')));
+    assert.notEqual(path(graduated('pop', '#ffffff')), path(graduated('area', '#ffffff')));
   });
 });
