@@ -36,11 +36,18 @@ interface LoadContext {
 }
 
 /**
- * A layer drawn from vector tiles is made ready before it is added, so its first tiles do not
- * wait: a source that is not an indexed GeoPackage is copied once into the cache with a spatial
- * index (with progress on the card). Returns what the model is told about how it is drawn.
+ * A layer is made ready for display before it is added, so its first tiles do not wait: a
+ * tiled vector source that is not an indexed GeoPackage is copied once into the cache with a
+ * spatial index, a large raster gets overviews there (progress on the card). Returns what the
+ * model is told about how it is drawn.
  */
 async function prepareDisplay(ctx: LoadContext, source: string, info: LayerInfo): Promise<string | null> {
+  if (info.kind === 'raster') {
+    // A large raster without overviews gets them in the cache now (the worker decides; small
+    // ones cost one look), so its first zoomed-out tiles do not resample every pixel.
+    const r = (await ctx.handles.gdal.call('display.prepare_raster', { source }, { signal: ctx.signal, progress: ctx.progress })) as { overviews?: number };
+    return r.overviews ? `Overviews (${r.overviews} levels) were built in the app's cache for fast zoomed-out display; the file itself is unchanged.` : null;
+  }
   if (!isTiledLayer({ kind: info.kind, info })) return null;
   await ctx.handles.gdal.call('display.prepare_vector', { source }, { signal: ctx.signal, progress: ctx.progress });
   return tiledLayerNote(info.featureCount);

@@ -5,7 +5,7 @@ import type { AlgorithmResult } from '../protocol.js';
 import { outputFeatureCount, type OutputTarget } from './sqlOutput.js';
 import type { AlgorithmContext } from './types.js';
 import type { VectorInput } from './vectorInput.js';
-import { assumedNote, sourceSrs, type StagedLayer, withVectorInputs, withWorkspace, type Workspace } from './workspace.js';
+import { assumedNote, type Dimension, sourceSrs, type StagedLayer, withVectorInputs, withWorkspace, type Workspace } from './workspace.js';
 
 export interface Pair {
   ws: Workspace;
@@ -58,33 +58,61 @@ export async function stagePair(
   /** makeValid: 'both' for overlays (new geometries); 'second' where the first layer's geometries are output unchanged. */
   opts: { makeValid?: 'both' | 'second'; secondFields?: string[] } = {},
 ): Promise<{ a: StagedLayer; b: StagedLayer; notes: string[] }> {
-  const notes: string[] = [];
-  const reading = (input: VectorInput, from: number, to: number) => (f: number) => ctx.progress(from + (to - from) * f, `Reading ${path.basename(input.path)}`);
   ctx.progress(0.02, `Reading ${path.basename(first.path)}`);
-  const a = await ws.stage(first, 'a', { makeValid: opts.makeValid === 'both', onProgress: reading(first, 0.02, 0.15) });
+  const a = await ws.stage(first, 'a', { makeValid: opts.makeValid === 'both', onProgress: reading(ctx, first, 0.02, 0.15) });
   throwIfCancelled(ctx.signal);
-  let targetSrs: SpatialReference | null = null;
-  const secondSrs = sourceSrs(second).srs;
-  if (a.srs && secondSrs && !a.srs.isSame(secondSrs)) {
-    targetSrs = a.srs;
-    notes.push(`${path.basename(second.path)} was reprojected to the CRS of ${path.basename(first.path)} (${crsLabel(a.srs)}) for this operation`);
-  } else if (!a.srs !== !secondSrs) {
-    notes.push(`Only one of the two layers has a CRS; both were taken to be in ${crsLabel(a.srs ?? secondSrs)}`);
-  }
-  ctx.progress(0.15, `Reading ${path.basename(second.path)}`);
-  const b = await ws.stage(second, 'b', {
-    targetSrs,
+  const { b, notes } = await stageSecond(ws, { srs: a.srs, path: first.path }, second, ctx, {
     makeValid: opts.makeValid !== undefined,
-    onProgress: reading(second, 0.15, 0.3),
+    from: 0.15,
+    to: 0.3,
     ...(opts.secondFields ? { fields: opts.secondFields } : {}),
   });
-  throwIfCancelled(ctx.signal);
   // The output is in the first layer's CRS; when only the second knows one, it is that one.
   if (!a.srs && b.srs) a.srs = b.srs;
   notes.unshift(...assumedNote(a), ...assumedNote(b));
-  if (a.dimension === null) throw new BadInputError(`${first.path} has no geometry; this algorithm needs a vector layer`);
-  if (b.dimension === null) throw new BadInputError(`${second.path} has no geometry; this algorithm needs a vector layer`);
+  requireGeometry(a.dimension, first.path);
+  requireGeometry(b.dimension, second.path);
   return { a, b, notes };
+}
+
+function reading(ctx: AlgorithmContext, input: VectorInput, from: number, to: number): (f: number) => void {
+  return (f) => ctx.progress(from + (to - from) * f, `Reading ${path.basename(input.path)}`);
+}
+
+/**
+ * Stages the second layer of a two-layer algorithm as `b`, reprojected into the first's CRS
+ * when they differ; the notes say what was done or assumed about the CRSs.
+ */
+export async function stageSecond(
+  ws: Workspace,
+  first: { srs: SpatialReference | null; path: string },
+  second: VectorInput,
+  ctx: AlgorithmContext,
+  opts: { makeValid: boolean; from: number; to: number; fields?: string[] },
+): Promise<{ b: StagedLayer; notes: string[] }> {
+  const notes: string[] = [];
+  let targetSrs: SpatialReference | null = null;
+  const secondSrs = sourceSrs(second).srs;
+  if (first.srs && secondSrs && !first.srs.isSame(secondSrs)) {
+    targetSrs = first.srs;
+    notes.push(`${path.basename(second.path)} was reprojected to the CRS of ${path.basename(first.path)} (${crsLabel(first.srs)}) for this operation`);
+  } else if (!first.srs !== !secondSrs) {
+    notes.push(`Only one of the two layers has a CRS; both were taken to be in ${crsLabel(first.srs ?? secondSrs)}`);
+  }
+  ctx.progress(opts.from, `Reading ${path.basename(second.path)}`);
+  const b = await ws.stage(second, 'b', {
+    targetSrs,
+    makeValid: opts.makeValid,
+    onProgress: reading(ctx, second, opts.from, opts.to),
+    ...(opts.fields ? { fields: opts.fields } : {}),
+  });
+  throwIfCancelled(ctx.signal);
+  return { b, notes };
+}
+
+/** Both layers of a two-layer algorithm must have geometries. */
+export function requireGeometry(dimension: Dimension, source: string): void {
+  if (dimension === null) throw new BadInputError(`${source} has no geometry; this algorithm needs a vector layer`);
 }
 
 export function crsLabel(srs: SpatialReference | null): string {

@@ -3,6 +3,7 @@ import type { AlgorithmResult } from '../protocol.js';
 import { throwIfCancelled } from '../errors.js';
 import { outputFeatureCount, type OutputTarget } from './sqlOutput.js';
 import type { AlgorithmContext } from './types.js';
+import type { VectorInput } from './vectorInput.js';
 import { assumedNote, type StagedLayer, type StageOptions, withVectorInputs, withWorkspace, type Workspace } from './workspace.js';
 
 export interface Single {
@@ -17,16 +18,28 @@ export async function runSingle(
   opts: StageOptions,
   work: (single: Single) => Promise<{ target: OutputTarget; notes?: string[] }>,
 ): Promise<AlgorithmResult> {
-  return withVectorInputs({ input: source }, (inputs) =>
-    withWorkspace(async (ws) => {
-      const input = inputs.input!;
-      ctx.progress(0.02, `Reading ${path.basename(input.path)}`);
-      const a = await ws.stage(input, 'a', { ...opts, onProgress: (f) => ctx.progress(0.02 + 0.28 * f, `Reading ${path.basename(input.path)}`) });
-      throwIfCancelled(ctx.signal);
-      const { target, notes = [] } = await work({ ws, a });
-      const featureCount = await outputFeatureCount(target);
-      ctx.progress(1, `${featureCount.toLocaleString('en-US')} features written`);
-      return { output: `${target.path}|layername=${target.layerName}`, featureCount, notes: [...assumedNote(a), ...notes] };
-    }),
-  );
+  return withVectorInputs({ input: source }, (inputs) => runSingleOn(inputs.input!, ctx, opts, work));
+}
+
+/** runSingle on an input already open (the caller closes it). */
+export async function runSingleOn(
+  input: VectorInput,
+  ctx: AlgorithmContext,
+  opts: StageOptions,
+  work: (single: Single) => Promise<{ target: OutputTarget; notes?: string[] }>,
+): Promise<AlgorithmResult> {
+  return withWorkspace(async (ws) => {
+    ctx.progress(0.02, `Reading ${path.basename(input.path)}`);
+    const a = await ws.stage(input, 'a', { ...opts, onProgress: (f) => ctx.progress(0.02 + 0.28 * f, `Reading ${path.basename(input.path)}`) });
+    throwIfCancelled(ctx.signal);
+    const { target, notes = [] } = await work({ ws, a });
+    return finishRun(target, ctx, [...assumedNote(a), ...notes]);
+  });
+}
+
+/** Counts what was written, says so, and builds the result. */
+export async function finishRun(target: OutputTarget, ctx: AlgorithmContext, notes: string[]): Promise<AlgorithmResult> {
+  const featureCount = await outputFeatureCount(target);
+  ctx.progress(1, `${featureCount.toLocaleString('en-US')} features written`);
+  return { output: `${target.path}|layername=${target.layerName}`, featureCount, notes };
 }

@@ -1,4 +1,4 @@
-import type { SpatialReference } from 'gdal-async';
+import type { Dataset, SpatialReference } from 'gdal-async';
 import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
 import { gdal } from '../gdal.js';
 import type { AlgorithmContext } from './types.js';
@@ -9,8 +9,8 @@ import { fidChunks } from './workspace.js';
 /**
  * The output side of the SQL algorithms. The output layer is created first with the exact
  * field types (GDAL 3.6 types computed SQL columns as text), then filled by ogr2ogr -append
- * from SELECTs on the workspace, in fid ranges so progress is real and Stop is honoured
- * between them.
+ * from SELECTs — on the workspace, or straight on the source (OutputWriter) — in fid ranges
+ * so progress is real and Stop is honoured between them.
  */
 
 export interface OutputSchema {
@@ -47,21 +47,77 @@ export function extractType(dimension: 0 | 1 | 2): 1 | 2 | 3 {
 }
 
 export async function createOutput(output: string, schema: OutputSchema): Promise<OutputTarget> {
-  const { path, layerName } = outputLayerName(output);
-  const table = schema.geometryType === gdal.wkbNone;
-  const ds = await gdal.drivers.get('GPKG').createAsync(path, 0, 0, 0, gdal.GDT_Unknown);
-  try {
-    const layer = ds.layers.create(layerName, table ? null : schema.srs, NLT[schema.geometryType] ? schema.geometryType : table ? gdal.wkbNone : gdal.wkbUnknown);
-    for (const f of schema.fields) {
-      const def = new gdal.FieldDefn(f.name, f.type);
-      if (f.width) def.width = f.width;
-      if (f.precision) def.precision = f.precision;
-      layer.fields.add(def);
-    }
-  } finally {
-    ds.close();
+  const writer = await OutputWriter.create(output, schema);
+  await writer.close();
+  return writer.target;
+}
+
+/**
+ * The output layer kept open while it is filled: each append is one ogr2ogr -append of a
+ * SELECT into the same open GeoPackage, so nothing is reopened between chunks and GDAL builds
+ * the layer's R-tree once, in bulk, when the writer is closed (a layer reopened for each append
+ * updates it row by row through triggers).
+ */
+export class OutputWriter {
+  private ds: Dataset | null;
+
+  private constructor(
+    readonly target: OutputTarget,
+    ds: Dataset,
+  ) {
+    this.ds = ds;
   }
-  return { path, layerName, nlt: table ? null : (NLT[schema.geometryType] ?? null) };
+
+  static async create(output: string, schema: OutputSchema): Promise<OutputWriter> {
+    const { path, layerName } = outputLayerName(output);
+    const table = schema.geometryType === gdal.wkbNone;
+    const ds = await gdal.drivers.get('GPKG').createAsync(path, 0, 0, 0, gdal.GDT_Unknown);
+    try {
+      const layer = ds.layers.create(layerName, table ? null : schema.srs, NLT[schema.geometryType] ? schema.geometryType : table ? gdal.wkbNone : gdal.wkbUnknown);
+      for (const f of schema.fields) {
+        const def = new gdal.FieldDefn(f.name, f.type);
+        if (f.width) def.width = f.width;
+        if (f.precision) def.precision = f.precision;
+        layer.fields.add(def);
+      }
+    } catch (err) {
+      ds.close();
+      throw err;
+    }
+    return new OutputWriter({ path, layerName, nlt: table ? null : (NLT[schema.geometryType] ?? null) }, ds);
+  }
+
+  /** Appends the rows of one SQLite-dialect SELECT run on `source` (native on a GeoPackage). */
+  async append(source: Dataset, sql: string): Promise<void> {
+    if (!this.ds) throw new Error('The output is already closed');
+    const args = ['-append', '-nln', this.target.layerName, '-unsetFid', '-dialect', 'SQLite', '-sql', sql];
+    if (this.target.nlt) args.push('-nlt', this.target.nlt);
+    try {
+      await gdal.vectorTranslateAsync(this.ds, source, args);
+    } catch (err) {
+      throw appendFailure(err, sql);
+    }
+  }
+
+  /**
+   * After a failure or Stop: closes without waiting, so the error is answered at once (GDAL
+   * still finishes the file in the background; the host deletes a cancelled output).
+   */
+  abandon(): void {
+    this.close().catch(() => undefined);
+  }
+
+  /** Writes what is pending (the R-tree among it) off the event loop, then closes. Safe to call twice. */
+  async close(): Promise<void> {
+    const ds = this.ds;
+    this.ds = null;
+    if (!ds) return;
+    try {
+      await ds.flushAsync();
+    } finally {
+      ds.close();
+    }
+  }
 }
 
 /** Appends the rows of one SELECT on the workspace to the output layer. */
@@ -72,13 +128,17 @@ export async function appendSelect(ws: Workspace, target: OutputTarget, sql: str
     const out = await gdal.vectorTranslateAsync(target.path, ws.dataset(), args);
     out.close();
   } catch (err) {
-    const reason = gdalReason(err);
-    // A SpatiaLite/GEOS refusal is about the person's geometries; anything else is ours.
-    if (/GEOS|TopologyException|geometry/i.test(reason)) throw new BadInputError(`GDAL could not process the geometries: ${reason}`);
-    // Expressions pass our checks token by token; SQLite judges the grammar.
-    if (/syntax error|incomplete input|wrong number of arguments|misuse of/i.test(reason)) throw new BadInputError(`The expression is not valid SQL: ${reason}`);
-    throw new Error(`SQL failed: ${reason}\n${sql}`);
+    throw appendFailure(err, sql);
   }
+}
+
+/** A SpatiaLite/GEOS refusal is about the person's geometries, a grammar error about their expression; anything else is ours. */
+function appendFailure(err: unknown, sql: string): Error {
+  const reason = gdalReason(err);
+  if (/GEOS|TopologyException|geometry/i.test(reason)) return new BadInputError(`GDAL could not process the geometries: ${reason}`);
+  // Expressions pass our checks token by token; SQLite judges the grammar.
+  if (/syntax error|incomplete input|wrong number of arguments|misuse of/i.test(reason)) return new BadInputError(`The expression is not valid SQL: ${reason}`);
+  return new Error(`SQL failed: ${reason}\n${sql}`);
 }
 
 /**
@@ -88,22 +148,58 @@ export async function appendSelect(ws: Workspace, target: OutputTarget, sql: str
 export async function appendInChunks(
   ws: Workspace,
   target: OutputTarget,
-  range: { minFid: number; maxFid: number; count: number },
+  range: FidRange,
   sqlFor: (lo: number, hi: number) => string,
   ctx: AlgorithmContext,
-  step: { from: number; to: number; verb: string },
+  step: ChunkStep,
 ): Promise<void> {
+  await inChunks(range, (lo, hi) => appendSelect(ws, target, sqlFor(lo, hi)), ctx, step);
+}
+
+export interface FidRange {
+  minFid: number;
+  maxFid: number;
+  count: number;
+}
+
+export interface ChunkStep {
+  from: number;
+  to: number;
+  verb: string;
+}
+
+/**
+ * Runs `work(lo, hi)` for fid ranges of the driving layer: Stop is honoured between them and
+ * progress goes from `from` to `to` of the whole job.
+ */
+export async function inChunks(range: FidRange, work: (lo: number, hi: number) => Promise<void>, ctx: AlgorithmContext, step: ChunkStep): Promise<void> {
   const chunks = fidChunks(range);
   let done = 0;
   for (const [lo, hi] of chunks) {
     throwIfCancelled(ctx.signal);
-    await appendSelect(ws, target, sqlFor(lo, hi));
+    await work(lo, hi);
     done++;
     const share = done / chunks.length;
     const features = Math.min(range.count, Math.round(share * range.count));
     ctx.progress(step.from + (step.to - step.from) * share, `${step.verb}: ${features.toLocaleString('en-US')} of ${range.count.toLocaleString('en-US')} features`);
   }
   throwIfCancelled(ctx.signal);
+}
+
+/**
+ * One GDAL call that cannot report how far it is (an SQL pass over a file read front to back):
+ * the fraction stays at `fraction` and the message says every second that it is still going.
+ */
+export async function inOnePass<T>(ctx: AlgorithmContext, fraction: number, message: string, work: () => Promise<T>): Promise<T> {
+  throwIfCancelled(ctx.signal);
+  const started = Date.now();
+  ctx.progress(fraction, message);
+  const timer = setInterval(() => ctx.progress(fraction, `${message} (${Math.round((Date.now() - started) / 1000)} s)`), 1000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 export async function outputFeatureCount(target: OutputTarget): Promise<number> {

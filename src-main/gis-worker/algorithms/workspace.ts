@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Dataset, SpatialReference } from 'gdal-async';
+import { quoteLiteral } from '../../../src-shared/processing/sqlExpression.js';
 import { BadInputError, gdalReason } from '../errors.js';
 import { looksLikeDegrees, wgs84 } from '../crs.js';
 import { gdal } from '../gdal.js';
@@ -61,7 +62,7 @@ export function sourceSrs(input: VectorInput): { srs: SpatialReference | null; a
   return { srs: null, assumed: false };
 }
 
-export function assumedNote(layer: StagedLayer): string[] {
+export function assumedNote(layer: Pick<StagedLayer, 'assumedWgs84' | 'source'>): string[] {
   return layer.assumedWgs84 ? [`${path.basename(layer.source)} has no CRS; its coordinates look like degrees, so WGS 84 (EPSG:4326) was assumed`] : [];
 }
 
@@ -155,22 +156,86 @@ export class Workspace {
     };
   }
 
+  /**
+   * The polygons of a staged layer merged into one area (GEOS cascaded union) and split into
+   * its disjoint parts, each cut into pieces of at most `maxVertices` vertices (SpatiaLite's
+   * ST_Subdivide), as `table` with an R-tree: what a clip cuts by. A feature then meets a few
+   * small pieces instead of one overlay polygon of any size. Handed over in memory. Null when
+   * the layer has no polygon to merge.
+   */
+  async stageDissolved(from: StagedLayer, table: string, maxVertices: number): Promise<StagedLayer | null> {
+    const present = 'geom IS NOT NULL AND NOT ST_IsEmpty(geom) AND ST_Dimension(geom) = 2';
+    // An empty result would leave GDAL no geometry to recognise the column by.
+    if (Number((await this.row(`SELECT COUNT(*) AS n FROM ${from.table} WHERE ${present}`)).n ?? 0) === 0) return null;
+    const merged = `CollectionExtract(ST_UnaryUnion(ST_Collect(geom)), 3)`;
+    const translate = (area: string): Promise<Dataset> =>
+      gdal.vectorTranslateAsync(`${table}_parts`, this.dataset(), [
+        '-f', 'Memory',
+        '-nln', table,
+        '-explodecollections',
+        '-nlt', 'POLYGON',
+        '-sql', `SELECT * FROM (SELECT ${area} AS geom FROM ${from.table} WHERE ${present} LIMIT -1 OFFSET 0) WHERE geom IS NOT NULL`,
+      ]);
+    let parts: Dataset;
+    try {
+      try {
+        parts = await translate(`ST_Subdivide(${merged}, ${Math.max(8, Math.round(maxVertices))})`);
+      } catch (err) {
+        // A SpatiaLite built without RTTOPO has no ST_Subdivide: whole parts work, only slower.
+        if (!/no such function/i.test(gdalReason(err))) throw err;
+        parts = await translate(merged);
+      }
+    } catch (err) {
+      throw new BadInputError(`Cannot merge the polygons of ${path.basename(from.source)}: ${gdalReason(err)}`);
+    }
+    try {
+      const input: VectorInput = { ds: parts, layer: parts.layers.get(0), path: from.source, srs: from.srs, close: () => parts.close() };
+      const staged = await this.stage(input, table);
+      return { ...staged, srs: from.srs, assumedWgs84: from.assumedWgs84 };
+    } finally {
+      parts.close();
+    }
+  }
+
+  /**
+   * Makes a GeoPackage on disk readable by the workspace's SQL as `alias`.table, read-only, so a
+   * SELECT can join it to staged tables without copying it. Lasts until the next stage().
+   */
+  attach(file: string, alias: string): void {
+    try {
+      this.dataset().executeSQL(`ATTACH DATABASE ${quoteLiteral(file)} AS ${alias}`);
+    } catch (err) {
+      // gdal-async throws for every statement without a result set; GDAL's message is empty when it succeeded.
+      const reason = gdalReason(err);
+      if (reason) throw new Error(`Could not attach ${file} to the workspace: ${reason}`);
+    }
+  }
+
   /** The scratch GeoPackage, opened read-only for queries (reopened after each stage). */
   dataset(): Dataset {
     this.ds ??= gdal.open(this.file, 'r');
     return this.ds;
   }
 
+  /**
+   * Rows of a query, on a handle of its own closed at once: a result set left to the garbage
+   * collector would make it wait for whatever GDAL call then runs on the shared handle.
+   */
   async rows(sql: string): Promise<Record<string, unknown>[]> {
-    let layer;
+    const ds = await gdal.openAsync(this.file, 'r');
     try {
-      layer = await this.dataset().executeSQLAsync(sql);
-    } catch (err) {
-      throw new Error(`SQL failed: ${gdalReason(err)}\n${sql}`);
+      let layer;
+      try {
+        layer = await ds.executeSQLAsync(sql);
+      } catch (err) {
+        throw new Error(`SQL failed: ${gdalReason(err)}\n${sql}`);
+      }
+      const rows: Record<string, unknown>[] = [];
+      for (let f = layer.features.first(); f; f = layer.features.next()) rows.push(f.fields.toObject() as Record<string, unknown>);
+      return rows;
+    } finally {
+      ds.close();
     }
-    const rows: Record<string, unknown>[] = [];
-    for (let f = layer.features.first(); f; f = layer.features.next()) rows.push(f.fields.toObject() as Record<string, unknown>);
-    return rows;
   }
 
   async row(sql: string): Promise<Record<string, unknown>> {
@@ -226,15 +291,21 @@ export class Workspace {
 
   /** From the header type, or — for "Unknown"/collections — from what the features hold. */
   private async dimensionOf(table: string, geomType: number): Promise<Dimension> {
-    const flat = (geomType & 0x7fffffff) % 1000;
-    if (flat === 1 || flat === 4) return 0;
-    if (flat === 2 || flat === 5 || flat === 8 || flat === 9 || flat === 11) return 1;
-    if (flat === 3 || flat === 6 || flat === 10 || flat === 12) return 2;
+    const known = dimensionOfType((geomType & 0x7fffffff) % 1000);
+    if (known !== undefined) return known;
     const r = await this.row(`SELECT MAX(ST_Dimension(geom)) AS d FROM ${table} WHERE geom IS NOT NULL`);
     // An empty layer of unknown type says nothing: it is taken as polygons (the output stays empty).
     const d = r.d === null || r.d === undefined ? 2 : Number(r.d);
     return d === 0 || d === 1 ? d : 2;
   }
+}
+
+/** The dimension an OGR type (without Z/M) promises; undefined for "Unknown" and collections. */
+export function dimensionOfType(flat: number): Dimension | undefined {
+  if (flat === 1 || flat === 4) return 0;
+  if (flat === 2 || flat === 5 || flat === 8 || flat === 9 || flat === 11) return 1;
+  if (flat === 3 || flat === 6 || flat === 10 || flat === 12) return 2;
+  return undefined;
 }
 
 /** Runs `work` with a fresh workspace and always removes it. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_FEATURES_BY_ID, MAX_PAGE_ROWS } from '../../../src-shared/bridge/attributeContract.js';
 import { BadInputError } from '../errors.js';
 import { attributeRows, featuresById, idsWhere } from '../tables/attributeRows.js';
+import { ensureOverviewSet } from '../overviewCache.js';
 import { servedTable } from '../tables/servedTable.js';
 import { vectorTile } from '../tiles/vectorTile.js';
 import type { WorkerFunction } from './types.js';
@@ -43,6 +44,15 @@ export const DISPLAY_FUNCTIONS: Record<string, WorkerFunction> = {
     const { source } = parse(PrepareArgs, args, 'display.prepare_vector');
     const table = await servedTable(source, { signal: ctx.signal, progress: ctx.progress });
     return { cached: table.cached, count: table.count };
+  },
+  /**
+   * Builds a large raster's missing overviews into the cache (never beside the source), with
+   * progress, so its zoomed-out tiles read them. `{ overviews }`: the levels built or found.
+   */
+  'display.prepare_raster': async (args, ctx) => {
+    const { source } = parse(PrepareArgs, args, 'display.prepare_raster');
+    const set = await ensureOverviewSet(source, { signal: ctx.signal, progress: ctx.progress });
+    return { overviews: set?.levels.length ?? 0 };
   },
   'table.rows': (args, ctx) => attributeRows(parse(RowsArgs, args, 'table.rows'), ctx.signal),
   'table.features': (args, ctx) => {
