@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { styleFields, tileFields } from '../../src-shared/style/compileLabels.js';
-import { z as zod } from 'zod';
 import { defaultRasterStyle, isLabelledStyle, isRasterStyle } from '../../src-shared/style/styleModel.js';
 import { classifySource } from '../../src-shared/security/sourceClass.js';
 import type { Layer } from '../../src-shared/domain/layer.js';
@@ -9,6 +8,7 @@ import type { EgressGate } from '../net/egressGate.js';
 import type { ProjectStore } from '../store/projectStore.js';
 import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
 import { rasterTileResponse } from './rasterTileRoute.js';
+import { VectorTileReply, vectorTileResponse } from './vectorTileRoute.js';
 import type { DataRequest, DataResponse } from './services.js';
 import type { TileCache } from './tileCache.js';
 
@@ -80,14 +80,8 @@ export function createDataRoutes(
         const source = layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source;
         const [z, x, y] = [+m[2]!, +m[3]!, +m[4]!];
         const fields = tileFields(layer.style);
-        const tile = VectorTileReply.parse(await displaying(layer, () => worker.request({ op: 'call', fn: 'display.vector_tile', args: { source, z, x, y, fields } })));
-        return {
-          status: 200,
-          contentType: 'application/x-protobuf',
-          body: tile.pbf,
-          // What thinning did to this tile, for whoever looks (devtools, the benchmarks).
-          headers: { 'X-Mapwright-Tile': `kept=${tile.kept}; dropped=${tile.dropped}; bytes=${tile.pbf.byteLength}` },
-        };
+        const render = async () => VectorTileReply.parse(await displaying(layer, () => worker.request({ op: 'call', fn: 'display.vector_tile', args: { source, z, x, y, fields } })));
+        return await vectorTileResponse({ source: layer.source, fields, z, x, y }, request, tiles, render);
       }
       // An optional `s-HASH/` segment (the style's hash) only busts caches; the current style is used.
       m = /^tiles\/([\w-]+)\/(?:s-[0-9a-z]+\/)?(\d+)\/(\d+)\/(\d+)\.png$/.exec(path);
@@ -116,9 +110,6 @@ export function createDataRoutes(
     }
   };
 }
-
-/** The worker's answer to `display.vector_tile`, checked like every worker reply. */
-const VectorTileReply = zod.object({ pbf: zod.instanceof(Uint8Array), kept: zod.number().int(), dropped: zod.number() });
 
 function notFound(path: string): DataResponse {
   return { status: 404, contentType: 'text/plain', body: `Not found: ${path}` };

@@ -36,6 +36,16 @@ describe('vector tile route and attribute table methods', { skip: !haveFixtures 
     assert.ok(layer.length > 10);
   });
 
+  it('keeps a made tile: the second read comes from the cache, a current browser copy gets a 304', async () => {
+    const first = await app.services.serveData(`tiles/${nc}/v-abc/6/17/26.pbf`);
+    const again = await app.services.serveData(`tiles/${nc}/v-def/6/17/26.pbf`);
+    assert.match(first.headers?.['X-Mapwright-Tile'] ?? '', /^kept=/);
+    assert.equal(again.headers?.['X-Mapwright-Tile'], 'cached');
+    assert.deepEqual(Buffer.from(again.body as Uint8Array), Buffer.from(first.body as Uint8Array));
+    const etag = first.headers!.ETag!;
+    assert.equal((await app.services.serveData(`tiles/${nc}/v-abc/6/17/26.pbf`, { ifNoneMatch: etag })).status, 304);
+  });
+
   it('names only layers of the project, of the right kind', async () => {
     for (const path of [`tiles/nope/v-abc/6/17/25.pbf`, `tiles/${elev}/v-abc/6/17/25.pbf`, `tiles/${nc}/v-abc/6/17/25.pbf/../../x`, 'tiles/../../etc/passwd']) {
       assert.equal((await app.services.serveData(path)).status, 404, path);
