@@ -4,6 +4,7 @@ import type { LayerSpecification, SourceSpecification } from 'maplibre-gl';
 import type { Layer } from '../domain/layer.js';
 import { compileLayerStyle, geometryKindOf, type CompiledLayerStyle } from './compileLayerStyle.js';
 import { styleHash } from './compileShared.js';
+import { tileFields } from './compileLabels.js';
 import { defaultRasterStyle, defaultVectorStyle } from './styleModel.js';
 import { TILED_ABOVE_FEATURES, VECTOR_TILE_LAYER, VECTOR_TILE_MAX_ZOOM } from './vectorTiles.js';
 
@@ -230,5 +231,24 @@ describe('large vector layers compile to vector tiles', () => {
     const path = (s: Layer['style']) => (compileLayerStyle(big(1e6, s), urls).source as { tiles: string[] }).tiles[0];
     assert.equal(path(graduated('pop', '#ffffff')), path(graduated('pop', '#ff0000')));
     assert.notEqual(path(graduated('pop', '#ffffff')), path(graduated('area', '#ffffff')));
+  });
+});
+
+describe('the fields each style needs travel in the tiles', () => {
+  const sym = { stroke: '#111111', strokeWidth: 1, pointRadius: 4 };
+  it('rules, labels, categories and heatmap weights; a simple style needs none', () => {
+    assert.deepEqual(tileFields({ type: 'simple', fill: '#123456', ...sym }), []);
+    assert.deepEqual(
+      tileFields({
+        type: 'rules',
+        rules: [{ filter: "pop > 1000 AND kind = 'city'", label: 'big', colour: '#ff0000' }],
+        elseColour: null,
+        ...sym,
+        labels: { text: '{NAME} ({ISO})', size: 12, colour: '#000000', haloColour: '#ffffff', haloWidth: 1, placement: 'point', minZoom: 0 },
+      }),
+      ['ISO', 'NAME', 'kind', 'pop'],
+    );
+    assert.deepEqual(tileFields({ type: 'categorized', field: 'cat', categories: [{ value: 'a', colour: '#ff0000', label: 'a' }], otherColour: null, ...sym }), ['cat']);
+    assert.deepEqual(tileFields({ type: 'heatmap', radius: 10, intensity: 1, weightField: 'w', weightMax: 5, ramp: 'viridis' }), ['w']);
   });
 });
