@@ -105,7 +105,12 @@ async function main(): Promise<void> {
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
     const tiles: { kept: number; dropped: number; bytes: number }[] = [];
+    const firstTile = { requested: 0, answered: 0 };
+    page.on('request', (r) => {
+      if (r.url().includes('.pbf') && !firstTile.requested) firstTile.requested = Date.now();
+    });
     page.on('response', (r) => {
+      if (r.url().includes('.pbf') && !firstTile.answered) firstTile.answered = Date.now();
       const h = r.headers()['x-mapwright-tile'];
       const m = h && /kept=(\d+); dropped=(\d+); bytes=(\d+)/.exec(h);
       if (m) tiles.push({ kept: +m[1]!, dropped: +m[2]!, bytes: +m[3]! });
@@ -127,6 +132,7 @@ async function main(): Promise<void> {
     const appLayers = () =>
       page.evaluate(() => (window as unknown as { __mapwright: { map: { getStyle(): { layers: { id: string }[] } } } }).__mapwright.map.getStyle().layers.map((l) => l.id).filter((id) => id.startsWith('layer-')));
     await page.waitForFunction(() => (window as unknown as { __mapwright: { map: { getStyle(): { layers: { id: string }[] } } } }).__mapwright.map.getStyle().layers.some((l) => l.id.startsWith('layer-')), undefined, { timeout: 300_000, polling: 20 });
+    const onMap = Date.now() - t0;
     const tiledPaint = (await firstRendered(page, appLayers, 300_000)) - t0;
     await app.waitForMapIdle();
     const tiledIdle = Date.now() - t0;
@@ -177,6 +183,7 @@ async function main(): Promise<void> {
     }
     const row = (label: string, a: number, b: number | undefined, fmt: (n: number) => string) =>
       console.log(`${label.padEnd(25)}${fmt(a).padEnd(17)}${b === undefined ? '' : (Number.isFinite(b) ? fmt(b) : 'failed').padEnd(25)}${b !== undefined && Number.isFinite(b) && a > 0 ? `${(b / a).toFixed(1)}×` : ''}`);
+    console.log(`(tiles: layer on the map after ${ms(onMap)}, first tile asked at ${ms(firstTile.requested - t0)}, answered at ${ms(firstTile.answered - t0)})`);
     row('approve → first paint', tiledPaint, naive?.paint, ms);
     row('approve → map idle', tiledIdle, naive?.idle, ms);
     console.log(`frames on the empty map: median ${ms(emptyFrames.median)}, p95 ${ms(emptyFrames.p95)} (${emptyFrames.frames} frames)`);

@@ -82,11 +82,12 @@ export function MapView() {
     };
   }, [urls]);
 
+  // Fit first: a new first layer's source is then added at the view it will be seen in.
+  useFitRequests(map);
   useLayerSync(map, layers, urls);
   // After the layer sync: a layer change puts project layers on top, the highlight goes back above.
   useSelectionHighlight(map, layers);
   useMapSelection(map);
-  useFitRequests(map);
   useDisplayProblemWatch(map);
   useRendererQueries(map);
 

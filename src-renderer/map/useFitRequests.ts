@@ -20,6 +20,6 @@ export function useFitRequests(map: MapLibreMap | null): void {
     const bounds = fittableBounds(request.bbox);
     if (!bounds) return;
     const reduceMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
-    map.fitBounds(bounds, { padding: fitPadding(map), maxZoom: 16, duration: reduceMotion ? 0 : 600 });
+    map.fitBounds(bounds, { padding: fitPadding(map), maxZoom: 16, duration: reduceMotion || !request.animate ? 0 : 600 });
   }, [map, request]);
 }

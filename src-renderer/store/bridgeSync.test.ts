@@ -79,7 +79,7 @@ describe('syncStoreWithBridge', () => {
     const layer = (id: string, extent4326: [number, number, number, number]) =>
       ({ id, order: 0, info: { extent4326 } }) as never;
     fake.emit('layers/changed', { layers: [layer('a', [0, 0, 1, 1])] });
-    assert.deepEqual(store.getState().fitRequest, { seq: 1, bbox: [0, 0, 1, 1] });
+    assert.deepEqual(store.getState().fitRequest, { seq: 1, bbox: [0, 0, 1, 1], animate: false }, 'set at once, not flown to');
     fake.emit('layers/changed', { layers: [layer('a', [0, 0, 1, 1]), layer('b', [5, 5, 6, 6])] });
     assert.equal(store.getState().fitRequest?.seq, 1);
   });

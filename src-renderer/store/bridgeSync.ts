@@ -24,9 +24,10 @@ const eventHandlers: { [E in EventName]: (state: AppState, payload: EventPayload
   'layers/changed': (s, { layers }) => {
     const wasEmpty = s.layers.length === 0;
     s.setLayers(layers);
-    // As in a desktop GIS, the first layer of an empty project sets the view.
+    // As in a desktop GIS, the first layer of an empty project sets the view — at once: an
+    // animated flight would make the map fetch tiles of every zoom on the way.
     const extent = wasEmpty ? unionExtent(layers) : null;
-    if (extent) s.requestFit(extent);
+    if (extent) s.requestFit(extent, { animate: false });
   },
   'map/fit-requested': (s, { bbox }) => s.requestFit(bbox),
   'conversations/changed': (s, list) => s.setConversations(list),
