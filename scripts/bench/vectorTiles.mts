@@ -87,6 +87,35 @@ async function frameTimes(page: Page): Promise<{ median: number; p95: number; wo
   return { median: at(0.5), p95: at(0.95), worst: sorted[sorted.length - 1] ?? NaN, frames: deltas.length };
 }
 
+/** Opens the layer's attribute table and jumps to far rows, timing each until the row is drawn. */
+async function attributeTableTimes(page: Page, layerName: string, rows: number) {
+  const t0 = Date.now();
+  await page.locator(`[data-testid="layer-item"][data-layer-name="${layerName}"] [data-testid="layer-open-table"]`).click();
+  await page.locator('[data-testid="attribute-row"][data-index="0"]').waitFor({ timeout: 60_000 });
+  const open = Date.now() - t0;
+  const jump = async (index: number) => {
+    const start = Date.now();
+    await page.getByTestId('attribute-table-scroll').evaluate((el, i) => {
+      el.scrollTop = i * Number((el as HTMLElement).dataset.scrollPerRow);
+    }, index);
+    await page.locator(`[data-testid="attribute-row"][data-index="${index}"]`).waitFor({ timeout: 60_000 });
+    // Drawn with its values, not a placeholder: the row carries its feature id once loaded.
+    await page.locator(`[data-testid="attribute-row"][data-index="${index}"][data-fid]`).waitFor({ timeout: 60_000 });
+    return Date.now() - start;
+  };
+  const farRow = Math.floor(rows * 0.9);
+  const far = await jump(farRow);
+  const rnd = (() => {
+    let a = 7;
+    return () => ((a = (a * 1103515245 + 12345) % 2147483648) / 2147483648);
+  })();
+  const random: number[] = [];
+  for (let i = 0; i < 8; i++) random.push(await jump(Math.floor(rnd() * (rows - 50))));
+  const sorted = [...random].sort((a, b) => a - b);
+  await page.getByTestId('attribute-table-close').click();
+  return { open, farRow, far, random, randomMedian: sorted[Math.floor(sorted.length / 2)]!, randomWorst: sorted[sorted.length - 1]! };
+}
+
 async function main(): Promise<void> {
   const dir = keepAt > 0 ? process.argv[keepAt + 1]! : mkdtempSync(join(tmpdir(), 'mapwright-bench-vt-'));
   mkdirSync(dir, { recursive: true });
@@ -141,6 +170,7 @@ async function main(): Promise<void> {
     await app.waitForMapIdle();
     const afterTiled = { main: rssMiB(pid), worker: childPids(pid).reduce((s, p) => s + rssMiB(p), 0) };
     await app.screenshot('bench-vector-tiles');
+    const tableTimes = SQUARES > 0 ? null : await attributeTableTimes(page, layerName, POINTS);
 
     console.log(`\n${layerName}: ${file}`);
     console.log('                         tiles (now)      whole GeoJSON (before)   ratio');
@@ -191,6 +221,12 @@ async function main(): Promise<void> {
     row('frame p95', tiledFrames.p95, naive?.frames.p95, ms);
     row('frame worst', tiledFrames.worst, naive?.frames.worst, ms);
     console.log(`main RSS: ${mib(before.main)} before → ${mib(afterTiled.main)} with tiles (+${mib(afterTiled.main - before.main)})${naive ? ` → ${mib(naive.main)} after GeoJSON` : ''}`);
+    if (tableTimes) {
+      console.log(
+        `attribute table: open → first rows ${ms(tableTimes.open)}; scroll to row ${tableTimes.farRow.toLocaleString('en-US')} → ${ms(tableTimes.far)}; ` +
+          `random rows: median ${ms(tableTimes.randomMedian)}, worst ${ms(tableTimes.randomWorst)} (${tableTimes.random.length} jumps)`,
+      );
+    }
     console.log(`worker RSS: ${mib(before.worker)} before → ${mib(afterTiled.worker)} with tiles`);
     const kept = tiles.map((t) => t.kept);
     const bytes = tiles.map((t) => t.bytes).sort((a, b) => a - b);

@@ -46,6 +46,14 @@ describe('attribute rows: pages, filters and features by id, read by SQLite', { 
     assert.equal(page.rows[0]!.values.NAME, gdalField(SCOT, 'scot_BNG', 3, 'NAME'));
   });
 
+  it('ids with gaps: row i is still the i-th feature', async () => {
+    const sparse = join(cache, 'sparse.gpkg');
+    gdalCli('ogr2ogr', ['-f', 'GPKG', sparse, NC, '-preserve_fid', '-where', 'fid % 3 = 0', '-nln', 'sparse']);
+    const page = await attributeRows({ source: sparse, offset: 2, limit: 3, orderBy: null, where: null });
+    assert.equal(page.total, 33);
+    assert.deepEqual(page.rows.map((r) => r.fid), [9, 12, 15]);
+  });
+
   it('sorts and filters, counting the matches', async () => {
     const page = await attributeRows({ source: NC, offset: 0, limit: 3, orderBy: { field: 'name', descending: true }, where: 'AREA > 0.2' });
     const expected = gdalCli('ogrinfo', ['-ro', '-q', '-sql', 'SELECT count(*) AS n FROM "nc.gpkg" WHERE AREA > 0.2', NC]);
