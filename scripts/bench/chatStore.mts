@@ -30,7 +30,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { chromium, type Page } from 'playwright-core';
-import { methods } from '../../src-shared/bridge/contract.js';
+import { events } from '../../src-shared/bridge/contract.js';
 import type { ChatMessage } from '../../src-shared/domain/chat.js';
 import { createAppStore } from '../../src-renderer/store/appStore.js';
 import { indexMessages } from '../../src-renderer/store/slices/chatSlice.js';
@@ -224,7 +224,7 @@ function seedProject(size: number): string {
   const messages = repo.messages(BIG);
   const readMs = performance.now() - tRead;
   const tParse = performance.now();
-  methods['conversations/open'].result.parse({ conversationId: BIG, messages });
+  events['conversations/opened'].parse({ conversationId: BIG, messages });
   const parseMs = performance.now() - tParse;
   const tJson = performance.now();
   const json = JSON.stringify({ type: 'event', name: 'conversations/opened', payload: { conversationId: BIG, messages } });
@@ -232,7 +232,7 @@ function seedProject(size: number): string {
   db.close();
   console.log(
     `Seeded ${size} messages in ${fmt(performance.now() - t0)} ms. Main, per copy sent: read+parse rows ${fmt(readMs)} ms, ` +
-      `contract check of the answer ${fmt(parseMs)} ms, JSON ${fmt(jsonMs)} ms (${(json.length / 1e6).toFixed(1)} MB).`,
+      `contract check of the event ${fmt(parseMs)} ms, JSON ${fmt(jsonMs)} ms (${(json.length / 1e6).toFixed(1)} MB).`,
   );
   return home;
 }
