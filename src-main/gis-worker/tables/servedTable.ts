@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Dataset } from 'gdal-async';
 import type { BBox } from '../../../src-shared/domain/layer.js';
 import { parseSource } from '../../../src-shared/domain/source.js';
-import { quoteIdentifier, quoteLiteral } from '../../../src-shared/processing/sqlExpression.js';
+import { quoteIdentifier as q, quoteLiteral } from '../../../src-shared/processing/sqlExpression.js';
 import { workerCacheDir } from '../cacheDir.js';
 import { looksLikeDegrees } from '../crs.js';
 import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
@@ -193,6 +193,3 @@ function extentOf(layer: ReturnType<Dataset['layers']['get']>): BBox | null {
     return null;
   }
 }
-
-/** `"table"` / `"column"` for SQL text. */
-export const q = quoteIdentifier;
