@@ -191,6 +191,9 @@ describe('real-size data in Chromium: 1M and 4M generated points', () => {
     await page.getByTestId('tool-card-progress').first().waitFor({ timeout: 120_000 });
     await app.waitForMessage('assistant', /Loaded four million points/, 600_000);
     await app.waitForLayer('four_million');
+    // Only the new layer on the map, seen whole (the view is still on the point selected above).
+    await page.locator('[data-testid="layer-item"][data-layer-name="million"] [data-testid="layer-visibility"]').uncheck();
+    await page.locator('[data-testid="layer-item"][data-layer-name="four_million"] .layer-item__name').click();
     await app.waitForMapIdle();
     await page.waitForFunction(() => {
       const map = (window as unknown as MapWindow).__mapwright.map;
