@@ -35,12 +35,12 @@ describe('tile query: which features a vector tile reads', () => {
     assert.match(sql, /max\(\(r\.maxx - r\.minx\) \* \(r\.maxy - r\.miny\)\)/);
     assert.match(sql, /count\(\*\) AS cnt/);
     assert.match(sql, /GROUP BY CAST/);
-    assert.match(sql, /c\.cnt AS __n/);
+    assert.match(sql, /c\.cnt AS __mapwright_n/);
   });
 
   it('samples by id through the primary key and the R-tree', () => {
     const sql = sampledFeaturesSql(t, box, [], { min: 1, max: 1000 }, 7);
     assert.match(sql, /^WITH RECURSIVE s\(i\) AS \(SELECT 1 UNION ALL SELECT i \+ 7 FROM s WHERE i \+ 7 <= 1000\)/);
-    assert.match(sql, /7 AS __n/);
+    assert.match(sql, /7 AS __mapwright_n/);
   });
 });

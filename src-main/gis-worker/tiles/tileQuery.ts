@@ -11,11 +11,14 @@ export { THIN_GRID, TILE_FEATURE_CAP };
  * A tile holds at most `TILE_FEATURE_CAP` features. Where more fall in it, the tile is cut into
  * a `THIN_GRID` × `THIN_GRID` grid and each cell keeps one feature — the one with the largest
  * bounding box (SQLite returns the row of max() for the bare columns of an aggregate), so big
- * polygons survive and sub-pixel crowds become one representative; `__n` counts the features
+ * polygons survive and sub-pixel crowds become one representative; COUNT_COLUMN counts the features
  * the kept one stands for, so the tile can say how many it dropped.
  */
 /** Part of a tile added on each side, so symbols at its edges are not cut (as geojson-vt's buffer). */
 export const TILE_BUFFER = 64 / 4096;
+
+/** The column of a tile query that says how many features a kept one stands for (named so no real field collides). */
+export const COUNT_COLUMN = '__mapwright_n';
 
 export interface TileTable {
   table: string;
@@ -36,10 +39,10 @@ export function overCapSql(t: TileTable, box: BBox): string {
 
 /** Every feature in the box, with the fields the style needs. */
 export function allFeaturesSql(t: TileTable, box: BBox, fields: readonly string[]): string {
-  return `SELECT ${columns(t, fields)}, 1 AS __n FROM ${q(t.table)} WHERE ${q(t.fidColumn)} IN (SELECT id FROM ${q(t.rtree)} WHERE ${bboxWhere(box)})`;
+  return `SELECT ${columns(t, fields)}, 1 AS ${COUNT_COLUMN} FROM ${q(t.table)} WHERE ${q(t.fidColumn)} IN (SELECT id FROM ${q(t.rtree)} WHERE ${bboxWhere(box)})`;
 }
 
-/** One feature per grid cell (by the centre of its bounding box), with `__n` the features of its cell. */
+/** One feature per grid cell (by the centre of its bounding box), with COUNT_COLUMN the features of its cell. */
 export function thinnedFeaturesSql(t: TileTable, box: BBox, fields: readonly string[]): string {
   const cw = (box[2] - box[0]) / THIN_GRID;
   const ch = (box[3] - box[1]) / THIN_GRID;
@@ -47,7 +50,7 @@ export function thinnedFeaturesSql(t: TileTable, box: BBox, fields: readonly str
   const size = 'max((r.maxx - r.minx) * (r.maxy - r.miny)) AS size';
   const cells = `SELECT r.id AS id, ${size}, count(*) AS cnt FROM ${q(t.rtree)} r WHERE ${bboxWhere(box, 'r.')} ${cell}`;
   // CROSS JOIN keeps SQLite's loop order: the few kept cells outside, the table looked up by id.
-  return `SELECT ${columns(t, fields, 'f')}, c.cnt AS __n FROM (${cells}) c CROSS JOIN ${q(t.table)} f ON f.${q(t.fidColumn)} = c.id`;
+  return `SELECT ${columns(t, fields, 'f')}, c.cnt AS ${COUNT_COLUMN} FROM (${cells}) c CROSS JOIN ${q(t.table)} f ON f.${q(t.fidColumn)} = c.id`;
 }
 
 /**
@@ -55,13 +58,13 @@ export function thinnedFeaturesSql(t: TileTable, box: BBox, fields: readonly str
  * feature under it (about a second per million). There a regular sample by feature id is taken
  * instead — every `stride`-th id, looked up through the primary key and the R-tree, so the cost
  * is the sample's size, not the table's. The stride depends on the zoom only (see `strideFor`),
- * so neighbouring tiles show the same density; `__n` is the stride (each kept feature stands for
+ * so neighbouring tiles show the same density; COUNT_COLUMN is the stride (each kept feature stands for
  * about that many).
  */
 export function sampledFeaturesSql(t: TileTable, box: BBox, fields: readonly string[], ids: { min: number; max: number }, stride: number): string {
   const series = `WITH RECURSIVE s(i) AS (SELECT ${ids.min} UNION ALL SELECT i + ${stride} FROM s WHERE i + ${stride} <= ${ids.max})`;
   return (
-    `${series} SELECT ${columns(t, fields, 'f')}, ${stride} AS __n FROM s CROSS JOIN ${q(t.rtree)} r ON r.id = s.i ` +
+    `${series} SELECT ${columns(t, fields, 'f')}, ${stride} AS ${COUNT_COLUMN} FROM s CROSS JOIN ${q(t.rtree)} r ON r.id = s.i ` +
     `CROSS JOIN ${q(t.table)} f ON f.${q(t.fidColumn)} = s.i WHERE ${bboxWhere(box, 'r.')}`
   );
 }

@@ -1,6 +1,5 @@
 import { geoJSONToTile } from '@maplibre/geojson-vt';
 import { fromGeojsonVt } from '@maplibre/vt-pbf';
-import type { Dataset } from 'gdal-async';
 import type { FeatureCollection } from 'geojson';
 import type { BBox } from '../../../src-shared/domain/layer.js';
 import { VECTOR_TILE_LAYER } from '../../../src-shared/style/vectorTiles.js';
@@ -11,7 +10,7 @@ import { servedTable, type ServedTable } from '../tables/servedTable.js';
 import { MAX_MERCATOR_LAT, MERCATOR_HALF, tileBounds } from '../tileMath.js';
 import { releaseVsimem, vsimemPath } from '../vsimem.js';
 import { inflateTinyPolygons } from './tinyPolygons.js';
-import { allFeaturesSql, overCapSql, sampledFeaturesSql, strideFor, thinnedFeaturesSql, TILE_BUFFER, TILE_FEATURE_CAP, type TileTable } from './tileQuery.js';
+import { allFeaturesSql, COUNT_COLUMN, overCapSql, sampledFeaturesSql, strideFor, thinnedFeaturesSql, TILE_BUFFER, TILE_FEATURE_CAP, type TileTable } from './tileQuery.js';
 
 export interface VectorTileArgs {
   source: string;
@@ -50,13 +49,14 @@ export async function vectorTile(args: VectorTileArgs, signal?: AbortSignal): Pr
   const t: TileTable = { table: table.table, fidColumn: table.fidColumn, geomColumn: table.geomColumn, rtree: table.rtree };
   const stride = table.extent && table.fidRange ? strideFor({ count: table.count, extentArea: areaOf(table.extent) }, areaOf(box)) : null;
 
+  let sql: string;
+  if (stride && table.fidRange) sql = sampledFeaturesSql(t, box, fields, table.fidRange, stride);
+  else sql = (await countIn(table.path, overCapSql(t, box))) > TILE_FEATURE_CAP ? thinnedFeaturesSql(t, box, fields) : allFeaturesSql(t, box, fields);
+  throwIfCancelled(signal);
+
   const ds = await gdal.openAsync(table.path, 'r');
   const out = vsimemPath('geojson');
   try {
-    let sql: string;
-    if (stride && table.fidRange) sql = sampledFeaturesSql(t, box, fields, table.fidRange, stride);
-    else sql = (await firstNumber(ds, overCapSql(t, box))) > TILE_FEATURE_CAP ? thinnedFeaturesSql(t, box, fields) : allFeaturesSql(t, box, fields);
-    throwIfCancelled(signal);
     // -preserve_fid writes each feature's id: the tile's feature ids are the source's.
     const translateArgs = ['-f', 'GeoJSON', '-preserve_fid', '-sql', sql, '-lco', 'COORDINATE_PRECISION=7'];
     if (table.srsWkt) translateArgs.push('-t_srs', 'EPSG:4326');
@@ -68,8 +68,8 @@ export async function vectorTile(args: VectorTileArgs, signal?: AbortSignal): Pr
     let represented = 0;
     for (const f of collection.features) {
       const props = f.properties ?? {};
-      represented += Number(props.__n ?? 1);
-      delete props.__n;
+      represented += Number(props[COUNT_COLUMN] ?? 1);
+      delete props[COUNT_COLUMN];
       f.properties = props;
     }
     const kept = collection.features.length;
@@ -89,10 +89,19 @@ function areaOf(b: BBox): number {
   return Math.max(b[2] - b[0], 1e-9) * Math.max(b[3] - b[1], 1e-9);
 }
 
-async function firstNumber(ds: Dataset, sql: string): Promise<number> {
-  const rows = await ds.executeSQLAsync(sql);
-  const v = (await rows.features.firstAsync())?.fields.get('n');
-  return Number(v ?? 0);
+/**
+ * A count on a handle of its own, closed at once: a SQL result set the garbage collector frees
+ * while its dataset runs GDAL's translate blocks the event loop (a gdal-async issue).
+ */
+async function countIn(path: string, sql: string): Promise<number> {
+  const ds = await gdal.openAsync(path, 'r');
+  try {
+    const rows = await ds.executeSQLAsync(sql);
+    const v = (await rows.features.firstAsync())?.fields.get('n');
+    return Number(v ?? 0);
+  } finally {
+    ds.close();
+  }
 }
 
 /** The tile, grown by the buffer, in lon/lat (Web Mercator's latitude limit applies). */
