@@ -1,10 +1,10 @@
-import type { Layer } from 'gdal-async';
-import type { BandInfo, BBox, LayerInfo } from '../../src-shared/domain/layer.js';
+import type { BandInfo, LayerInfo } from '../../src-shared/domain/layer.js';
 import { bandRange, finiteOrNull } from './bandStats.js';
 import { crsInfo, looksLikeDegrees, transformBBox, wgs84 } from './crs.js';
 import { BadInputError, gdalReason, throwIfCancelled } from './errors.js';
 import { gdal } from './gdal.js';
 import { geometryTypeName, summariseGeometryTypes } from './geometryType.js';
+import { layerExtent } from './layerExtent.js';
 import { layerSrs } from './layerSrs.js';
 import { openSource, type OpenedRaster, type OpenedVector } from './openSource.js';
 import { rasterGeoref } from './rasterGeoref.js';
@@ -62,16 +62,6 @@ async function describeVector(opened: OpenedVector, signal?: AbortSignal): Promi
     bands: [],
     sublayers: opened.layerNames,
   };
-}
-
-function layerExtent(layer: Layer): BBox | null {
-  try {
-    const e = layer.getExtent(true);
-    const box: BBox = [e.minX, e.minY, e.maxX, e.maxY];
-    return box.every(Number.isFinite) && e.minX <= e.maxX && e.minY <= e.maxY ? box : null;
-  } catch {
-    return null;
-  }
 }
 
 /** GeoJSON, KML and FlatGeobuf often declare "Unknown"; the map needs points/lines/polygons. */

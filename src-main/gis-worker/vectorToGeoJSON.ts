@@ -1,8 +1,7 @@
-import type { Layer } from 'gdal-async';
-import type { BBox } from '../../src-shared/domain/layer.js';
 import { looksLikeDegrees } from './crs.js';
 import { BadInputError, gdalReason, throwIfCancelled } from './errors.js';
 import { gdal } from './gdal.js';
+import { layerExtent } from './layerExtent.js';
 import { layerSrs } from './layerSrs.js';
 import { openSource } from './openSource.js';
 import type { ProgressFn } from './progressThrottle.js';
@@ -27,7 +26,7 @@ export async function vectorToGeoJSON(source: string, signal?: AbortSignal, prog
     const args = ['-f', 'GeoJSON', '-lco', 'RFC7946=YES', '-preserve_fid'];
     if (await layerSrs(opened.ds, layer.name)) {
       args.push('-t_srs', 'EPSG:4326');
-    } else if (!looksLikeDegrees(extentOf(layer))) {
+    } else if (!looksLikeDegrees(layerExtent(layer))) {
       throw new BadInputError(
         `${path} has no coordinate reference system (for a shapefile: the .prj file is missing), ` +
           'and its coordinates are not longitude/latitude, so it cannot be placed on the map',
@@ -54,14 +53,5 @@ export async function vectorToGeoJSON(source: string, signal?: AbortSignal, prog
   } finally {
     releaseVsimem(out);
     opened.ds.close();
-  }
-}
-
-function extentOf(layer: Layer): BBox | null {
-  try {
-    const e = layer.getExtent(true);
-    return [e.minX, e.minY, e.maxX, e.maxY];
-  } catch {
-    return null;
   }
 }

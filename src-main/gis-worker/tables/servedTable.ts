@@ -9,6 +9,7 @@ import { workerCacheDir } from '../cacheDir.js';
 import { looksLikeDegrees } from '../crs.js';
 import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
 import { gdal } from '../gdal.js';
+import { layerExtent } from '../layerExtent.js';
 import { layerSrs } from '../layerSrs.js';
 import { openSource } from '../openSource.js';
 import type { ProgressFn } from '../progressThrottle.js';
@@ -99,7 +100,7 @@ async function directTable(ds: Dataset, name: string, path: string): Promise<Ser
   const lo = (await firstRow(ds, `SELECT min(${fid}) AS v FROM ${q(name)}`)).v;
   const hi = (await firstRow(ds, `SELECT max(${fid}) AS v FROM ${q(name)}`)).v;
   const count = Math.max(0, await layer.features.countAsync(false));
-  const extent = geomColumn ? extentOf(layer) : null;
+  const extent = geomColumn ? layerExtent(layer, false) : null;
   return {
     path,
     table: name,
@@ -137,7 +138,7 @@ async function buildCopy(ds: Dataset, name: string, path: string, key: string, c
   const srs = layer.geomType === gdal.wkbNone ? null : await layerSrs(ds, name);
   const args = ['-f', 'GPKG', '-preserve_fid', '-nln', COPY_TABLE, '-lco', 'FID=fid', '-lco', 'GEOMETRY_NAME=geom', '-lco', 'SPATIAL_INDEX=YES', '-gt', '65536'];
   // A source without a CRS whose values look like degrees (CSV lon/lat) is drawn as WGS 84.
-  if (!srs && layer.geomType !== gdal.wkbNone && looksLikeDegrees(extentOf(layer))) args.push('-a_srs', 'EPSG:4326');
+  if (!srs && layer.geomType !== gdal.wkbNone && looksLikeDegrees(layerExtent(layer, false))) args.push('-a_srs', 'EPSG:4326');
   args.push(name);
   const partial = `${file}.${process.pid}.partial`;
   ctx.progress?.(0, 'Indexing features for display');
@@ -185,11 +186,3 @@ function fieldsOf(ds: Dataset, name: string): { name: string; type: string }[] {
   return fields;
 }
 
-function extentOf(layer: ReturnType<Dataset['layers']['get']>): BBox | null {
-  try {
-    const e = layer.getExtent(false);
-    return [e.minX, e.minY, e.maxX, e.maxY];
-  } catch {
-    return null;
-  }
-}
