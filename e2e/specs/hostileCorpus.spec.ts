@@ -255,6 +255,14 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
     assert.equal(approvals.at(-1)!.fromInterface, true);
     const localFromGui = await trigger('layers.load', { path: join(data, 'countries.geojson') });
     assert.equal(localFromGui.error?.code, 'rejected_by_user', 'a local path typed by the renderer is asked for too');
+    // The attribute table's methods: a layer id and an expression the allow-list checks, nothing else.
+    const layerId = layers.layers[0]!.id;
+    const rows = (params: Record<string, unknown>) => bridge.call('layers/rows', { layerId, offset: 0, limit: 5, ...params });
+    for (const where of [`load_extension('${canary.origin}/x.so')`, 'fid IN (SELECT rowid FROM messages)', `readfile('${projectFile()}') IS NOT NULL`, '1) UNION SELECT * FROM sqlite_master --']) {
+      await assert.rejects(rows({ where }), /not allowed|Invalid filter|sub-quer|statement/i, where);
+    }
+    await assert.rejects(rows({ source: join(home, 'mapwright.sqlite') }), /Invalid parameters/, 'no path rides along');
+    await assert.rejects(bridge.call('layers/features', { layerId: 'not-a-layer', fids: [1] }), /No vector layer or table/);
     assert.equal(canary.connections(), hitsBefore, 'the canary saw nothing');
 
     // No file appeared or changed outside the outputs folder; no geocoding cache anywhere.
