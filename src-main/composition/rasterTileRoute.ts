@@ -2,7 +2,8 @@ import type { RasterStyle } from '../../src-shared/style/styleModel.js';
 import { styleHash } from '../../src-shared/style/compileShared.js';
 import { etagMatches, REVALIDATE, weakETag } from './httpCaching.js';
 import type { DataRequest, DataResponse } from './services.js';
-import { sourceIdentity, type TileCache } from './tileCache.js';
+import { sourceIdentity } from '../gis-worker/sourceIdentity.js';
+import type { TileCache } from './tileCache.js';
 
 export interface RasterTileQuery {
   source: string;

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { sourceIdentity, TileCache } from './tileCache.js';
+import { sourceIdentity } from '../gis-worker/sourceIdentity.js';
+import { TileCache } from './tileCache.js';
 
 const root = mkdtempSync(join(tmpdir(), 'mapwright-tilecache-'));
 after(() => rmSync(root, { recursive: true, force: true }));

@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { classifySource } from '../../src-shared/security/sourceClass.js';
 
 /** What a cache key is made of: plain values, hashed in order. */
 export type CacheKeyPart = string | number | boolean | null;
@@ -42,8 +41,8 @@ const TAG_BYTES = 1;
  * A cache of produced bytes — raster tiles, vector tiles, any format — in two tiers: a memory
  * LRU bounded in bytes, and files under `dir`. The caller names an entry by its key parts,
  * which must say everything the bytes depend on (for a tile: the source's identity from
- * `sourceIdentity`, a hash of the style or fields, z/x/y); a changed source or style is a new
- * key, and the old entries simply age out. `null` (nothing to draw) is cached like bytes;
+ * gis-worker/sourceIdentity.ts, a hash of the style or fields, z/x/y); a changed source or
+ * style is a new key, and the old entries simply age out. `null` (nothing to draw) is cached like bytes;
  * a failure is not. Concurrent requests for one key share one production.
  */
 export class TileCache {
@@ -229,25 +228,4 @@ export class TileCache {
     }
     this.diskBytes = Promise.resolve(total);
   }
-}
-
-/**
- * A local source's identity for cache keys and ETags: its file's path, size and mtime (for an
- * archive member or a subdataset, the archive's or container's file). null when it cannot be
- * known from here — a network source, a folder, a missing file — and must not be cached.
- */
-export async function sourceIdentity(source: string): Promise<string | null> {
-  const c = classifySource(source);
-  if (c.kind !== 'local' && c.kind !== 'archive') return null;
-  // An archive's path runs on into its member: the file is the longest prefix that is one.
-  let candidate = c.path;
-  for (let i = 0; i < 32; i++) {
-    const st = await stat(candidate).catch(() => null);
-    if (st?.isFile()) return JSON.stringify([source, candidate, st.size, st.mtimeMs]);
-    if (st || c.kind === 'local') return null;
-    const up = dirname(candidate);
-    if (up === candidate) return null;
-    candidate = up;
-  }
-  return null;
 }

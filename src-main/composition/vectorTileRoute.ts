@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { styleHash } from '../../src-shared/style/compileShared.js';
 import { etagMatches, REVALIDATE, weakETag } from './httpCaching.js';
 import type { DataRequest, DataResponse } from './services.js';
-import { sourceIdentity, type TileCache } from './tileCache.js';
+import { sourceIdentity } from '../gis-worker/sourceIdentity.js';
+import type { TileCache } from './tileCache.js';
 
 /** The worker's answer to `display.vector_tile`, checked like every worker reply. */
 export const VectorTileReply = z.object({ pbf: z.instanceof(Uint8Array), kept: z.number().int(), dropped: z.number() });

@@ -1,13 +1,12 @@
-import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import type { Dataset } from 'gdal-async';
 import type { BBox } from '../../src-shared/domain/layer.js';
-import { parseSource } from '../../src-shared/domain/source.js';
 import { bandRange, type BandRange } from './bandStats.js';
 import { cutOfView, type CumulativeCut } from './style/cumulativeCut.js';
 import { BadInputError, CancelledError } from './errors.js';
 import { gdal } from './gdal.js';
 import { openSource } from './openSource.js';
+import { sourceIdentity } from './sourceIdentity.js';
 import { cachedOverviews, ensureOverviewSet, wantsOverviews, type OverviewSet } from './overviewCache.js';
 import { rasterGeoref, type RasterGeoref } from './rasterGeoref.js';
 import { mercatorExtent } from './tileMath.js';
@@ -309,7 +308,8 @@ export class RasterCache {
 
   async use<T>(source: string, fn: (entry: RasterEntry) => Promise<T>): Promise<T> {
     const path = source;
-    const stamp = await fileStamp(source);
+    // A file rewritten in place is a new entry; a network source has no stamp to compare.
+    const stamp = (await sourceIdentity(source)) ?? 'unknown';
     let slot = this.slots.get(path);
     if (slot && slot.stamp !== stamp) {
       this.evict(path, slot);
@@ -391,17 +391,5 @@ async function openEntry(path: string, readers: number): Promise<RasterEntry> {
   } catch (err) {
     opened.ds.close();
     throw err;
-  }
-}
-
-async function fileStamp(source: string): Promise<string> {
-  const { path } = parseSource(source);
-  if (path.startsWith('/vsi')) return 'vsi';
-  try {
-    const st = await stat(path);
-    return `${st.mtimeMs}:${st.size}`;
-  } catch {
-    // openSource reports the missing file properly.
-    return 'missing';
   }
 }

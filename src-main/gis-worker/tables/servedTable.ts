@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { rename, rm, stat } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dataset } from 'gdal-async';
 import type { BBox } from '../../../src-shared/domain/layer.js';
-import { parseSource } from '../../../src-shared/domain/source.js';
 import { quoteIdentifier as q, quoteLiteral } from '../../../src-shared/processing/sqlExpression.js';
 import { workerCacheDir } from '../cacheDir.js';
 import { looksLikeDegrees } from '../crs.js';
@@ -11,6 +10,7 @@ import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
 import { gdal } from '../gdal.js';
 import { layerExtent } from '../layerExtent.js';
 import { layerSrs } from '../layerSrs.js';
+import { sourceIdentity } from '../sourceIdentity.js';
 import { openSource } from '../openSource.js';
 import type { ProgressFn } from '../progressThrottle.js';
 
@@ -46,7 +46,8 @@ const served = new Map<string, Promise<ServedTable>>();
 
 /** The served table of a source; concurrent callers share one build. Failed builds are retried next time. */
 export async function servedTable(source: string, ctx: { signal?: AbortSignal; progress?: ProgressFn } = {}): Promise<ServedTable> {
-  const key = await identity(source);
+  // A source whose file cannot be stat'ed (a network one) is keyed by its text alone.
+  const key = (await sourceIdentity(source)) ?? source;
   let pending = served.get(key);
   if (!pending) {
     pending = resolveServed(source, key, ctx);
@@ -54,17 +55,6 @@ export async function servedTable(source: string, ctx: { signal?: AbortSignal; p
     pending.catch(() => served.delete(key));
   }
   return pending;
-}
-
-/** Source identity: the string, and the main file's size and modification time where it is a file. */
-async function identity(source: string): Promise<string> {
-  const { path } = parseSource(source);
-  try {
-    const s = await stat(path);
-    return `${source}\n${s.size}\n${s.mtimeMs}`;
-  } catch {
-    return source;
-  }
 }
 
 async function resolveServed(source: string, key: string, ctx: { signal?: AbortSignal; progress?: ProgressFn }): Promise<ServedTable> {
