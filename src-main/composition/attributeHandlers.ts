@@ -1,10 +1,10 @@
 import { attributeMethods, MAX_FEATURES_BY_ID, RowsPage } from '../../src-shared/bridge/attributeContract.js';
 import type { MethodHandlers } from '../../src-shared/bridge/contract.js';
 import type { Layer } from '../../src-shared/domain/layer.js';
-import { classifySource } from '../../src-shared/security/sourceClass.js';
 import type { EgressGate } from '../net/egressGate.js';
 import type { ProjectStore } from '../store/projectStore.js';
 import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
+import { layerReader, layerSource } from './layerReads.js';
 
 type AttributeHandlers = Pick<MethodHandlers, 'layers/rows' | 'layers/features' | 'layers/select-ids'>;
 
@@ -12,23 +12,16 @@ type AttributeHandlers = Pick<MethodHandlers, 'layers/rows' | 'layers/features' 
  * The attribute table's bridge methods. The renderer names a layer by id; main looks up its
  * source (never a path from the renderer) and the worker reads it (gis-worker/tables), checking
  * the filter with the SQL allow-list. A network layer's own origin is open while it is read,
- * as for its tiles: showing its rows is part of what loading it approved.
+ * as for its tiles (layerReads.ts).
  */
 export function createAttributeHandlers(store: ProjectStore, worker: GisWorkerClient, egress: Pick<EgressGate, 'openFor'>): AttributeHandlers {
   const tableLayer = (layerId: string): { layer: Layer; source: string } => {
     const layer = store.layers.get(layerId);
     if (!layer || layer.kind === 'raster') throw new Error(`No vector layer or table with id '${layerId}' in the project`);
-    return { layer, source: layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source };
+    return { layer, source: layerSource(layer) };
   };
-  const read = async <T>(layer: Layer, fn: string, args: Record<string, unknown>): Promise<T> => {
-    const c = classifySource(layer.source);
-    const close = c.kind === 'network' && c.origin ? egress.openFor([c.origin]) : null;
-    try {
-      return (await worker.request({ op: 'call', fn, args })) as T;
-    } finally {
-      close?.();
-    }
-  };
+  const whileReading = layerReader(egress);
+  const read = <T>(layer: Layer, fn: string, args: Record<string, unknown>): Promise<T> => whileReading(layer, async () => (await worker.request({ op: 'call', fn, args })) as T);
   return {
     'layers/rows': async ({ layerId, offset, limit, orderBy, where }) => {
       const { layer, source } = tableLayer(layerId);

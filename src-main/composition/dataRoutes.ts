@@ -2,11 +2,10 @@ import { readFile } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { styleFields, tileFields } from '../../src-shared/style/compileLabels.js';
 import { defaultRasterStyle, isLabelledStyle, isRasterStyle } from '../../src-shared/style/styleModel.js';
-import { classifySource } from '../../src-shared/security/sourceClass.js';
-import type { Layer } from '../../src-shared/domain/layer.js';
 import type { EgressGate } from '../net/egressGate.js';
 import type { ProjectStore } from '../store/projectStore.js';
 import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
+import { layerReader, layerSource } from './layerReads.js';
 import { rasterTileResponse } from './rasterTileRoute.js';
 import { VectorTileReply, vectorTileResponse } from './vectorTileRoute.js';
 import type { DataRequest, DataResponse } from './services.js';
@@ -37,27 +36,15 @@ export function createDataRoutes(
   tiles: TileCache | null = null,
 ) {
   const assetsRoot = resolve(assetsDir);
-  /**
-   * A layer from the network was added by an approved network call (network loads always
-   * ask): drawing it is what the person approved, so its own origin is open while one of its
-   * tiles or features is read — and no other origin.
-   */
-  const displaying = async <T>(layer: Layer, read: () => Promise<T>): Promise<T> => {
-    const c = classifySource(layer.source);
-    const close = c.kind === 'network' && c.origin ? egress.openFor([c.origin]) : null;
-    try {
-      return await read();
-    } finally {
-      close?.();
-    }
-  };
+  // A network layer's own origin is open while it is read (layerReads.ts).
+  const displaying = layerReader(egress);
   return async function serveData(path: string, request: DataRequest = {}): Promise<DataResponse> {
     try {
       let m = /^data\/layers\/([\w-]+)\.geojson$/.exec(path);
       if (m) {
         const layer = store.layers.get(m[1]!);
         if (!layer || layer.kind !== 'vector') return notFound(path);
-        const source = layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source;
+        const source = layerSource(layer);
         const body = await displaying(layer, () => worker.request({ op: 'vectorGeoJSON', source }));
         return { status: 200, contentType: 'application/geo+json', body };
       }
@@ -66,7 +53,7 @@ export function createDataRoutes(
       if (m) {
         const layer = store.layers.get(m[1]!);
         if (!layer || layer.kind !== 'vector' || !isLabelledStyle(layer.style)) return notFound(path);
-        const source = layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source;
+        const source = layerSource(layer);
         const fields = styleFields(layer.style);
         const body = await displaying(layer, () => worker.request({ op: 'call', fn: 'style.label_points', args: { source, fields } }));
         return { status: 200, contentType: 'application/geo+json', body: String(body) };
@@ -77,7 +64,7 @@ export function createDataRoutes(
       if (m) {
         const layer = store.layers.get(m[1]!);
         if (!layer || layer.kind !== 'vector') return notFound(path);
-        const source = layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source;
+        const source = layerSource(layer);
         const [z, x, y] = [+m[2]!, +m[3]!, +m[4]!];
         const fields = tileFields(layer.style);
         const render = async () => VectorTileReply.parse(await displaying(layer, () => worker.request({ op: 'call', fn: 'display.vector_tile', args: { source, z, x, y, fields } })));
