@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { intersects, lonLatToMercator, MERCATOR_HALF, mercatorExtent, tileBounds } from './tileMath.js';
+import { intersects, lonLatToMercator, MERCATOR_HALF, mercatorExtent, mercatorToLonLat, tileBounds } from './tileMath.js';
 import { assertClose } from './testSupport.js';
 
 test('tile 0/0/0 is the whole Web Mercator square', () => {
@@ -29,4 +29,12 @@ test('intersects needs shared area', () => {
   assert.ok(intersects([0, 0, 2, 2], [1, 1, 3, 3]));
   assert.ok(!intersects([0, 0, 1, 1], [1, 0, 2, 1]));
   assert.ok(!intersects([0, 0, 1, 1], [5, 5, 6, 6]));
+});
+
+test('mercatorToLonLat undoes lonLatToMercator', () => {
+  for (const [lon, lat] of [[0, 0], [13.4, 52.5], [-122.4, 37.8], [179.9, -84]] as const) {
+    const [x, y] = lonLatToMercator(lon, lat);
+    const [lon2, lat2] = mercatorToLonLat(x, y);
+    assert.ok(Math.abs(lon2 - lon) < 1e-9 && Math.abs(lat2 - lat) < 1e-9, `${lon},${lat} → ${lon2},${lat2}`);
+  }
 });

@@ -23,6 +23,13 @@ export function lonLatToMercator(lon: number, lat: number): [number, number] {
   return [x, y];
 }
 
+/** The inverse of lonLatToMercator. */
+export function mercatorToLonLat(x: number, y: number): [number, number] {
+  const lon = (x / MERCATOR_HALF) * 180;
+  const lat = (Math.atan(Math.exp((y / MERCATOR_HALF) * Math.PI)) * 360) / Math.PI - 90;
+  return [lon, lat];
+}
+
 /** A lon/lat bbox as Web Mercator; parts beyond ±85.05° are squeezed onto the edge. */
 export function mercatorExtent(bbox4326: BBox): BBox {
   const [w, s] = lonLatToMercator(bbox4326[0], bbox4326[1]);

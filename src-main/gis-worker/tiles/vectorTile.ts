@@ -7,7 +7,7 @@ import { transformBBox, wgs84 } from '../crs.js';
 import { BadInputError, throwIfCancelled } from '../errors.js';
 import { gdal } from '../gdal.js';
 import { servedTable, type ServedTable } from '../tables/servedTable.js';
-import { MAX_MERCATOR_LAT, MERCATOR_HALF, tileBounds } from '../tileMath.js';
+import { MAX_MERCATOR_LAT, mercatorToLonLat, tileBounds } from '../tileMath.js';
 import { releaseVsimem, vsimemPath } from '../vsimem.js';
 import { inflateTinyPolygons } from './tinyPolygons.js';
 import { allFeaturesSql, COUNT_COLUMN, overCapSql, sampledFeaturesSql, strideFor, thinnedFeaturesSql, TILE_BUFFER, TILE_FEATURE_CAP, type TileTable } from './tileQuery.js';
@@ -112,12 +112,6 @@ function tileLonLat(z: number, x: number, y: number): BBox | null {
   const [w, s] = mercatorToLonLat(b[0] - pad, b[1] - pad);
   const [e, n] = mercatorToLonLat(b[2] + pad, b[3] + pad);
   return [Math.max(-180, w), Math.max(-MAX_MERCATOR_LAT, s), Math.min(180, e), Math.min(MAX_MERCATOR_LAT, n)];
-}
-
-function mercatorToLonLat(mx: number, my: number): [number, number] {
-  const lon = (mx / MERCATOR_HALF) * 180;
-  const lat = (Math.atan(Math.exp((my / MERCATOR_HALF) * Math.PI)) * 360) / Math.PI - 90;
-  return [lon, lat];
 }
 
 /** The box in the table's CRS; without a CRS the coordinates are taken as lon/lat. */
