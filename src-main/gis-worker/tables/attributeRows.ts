@@ -25,6 +25,7 @@ export interface RowsArgs {
 }
 
 export async function attributeRows(args: RowsArgs, signal?: AbortSignal): Promise<RowsPage> {
+  refuseBadSyntax(args.where);
   const table = await servedTable(args.source, { signal });
   const names = table.fields.map((f) => f.name);
   const where = whereClause(args.where, names);
@@ -81,6 +82,7 @@ export async function featuresById(source: string, fids: readonly number[], sign
 
 /** Ids of the features matching a filter, at most `cap`, and how many match in all. */
 export async function idsWhere(source: string, where: string, cap: number, signal?: AbortSignal): Promise<{ fids: number[]; total: number; capped: boolean }> {
+  refuseBadSyntax(where);
   const table = await servedTable(source, { signal });
   const names = table.fields.map((f) => f.name);
   const clause = whereClause(where, names);
@@ -127,6 +129,21 @@ async function runSql(ds: Dataset, sql: string, whereText: string | null, names:
     return await ds.executeSQLAsync(sql);
   } catch (err) {
     if (whereText) throw filterError(whereText, gdalReason(err), names);
+    throw err;
+  }
+}
+
+/**
+ * A filter's syntax and functions are judged before the source is touched: a refused one must
+ * not first cost a copy of the layer into the cache. Its field names are checked once the
+ * table's fields are known (whereClause).
+ */
+function refuseBadSyntax(where: string | null): void {
+  if (!where?.trim()) return;
+  try {
+    checkExpression(where);
+  } catch (err) {
+    if (err instanceof ExpressionError) throw new BadInputError(`Invalid filter "${where}": ${err.message}. Write an expression on the fields (e.g. pop > 1000 AND name LIKE 'A%').`);
     throw err;
   }
 }
