@@ -4,7 +4,8 @@ import type { Layer } from '../../src-shared/domain/layer.js';
 import type { EgressGate } from '../net/egressGate.js';
 import type { ProjectStore } from '../store/projectStore.js';
 import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
-import { layerReader, layerSource } from './layerReads.js';
+import { layerSource } from '../../src-shared/domain/source.js';
+import { layerReader } from './layerReads.js';
 
 type AttributeHandlers = Pick<MethodHandlers, 'layers/rows' | 'layers/features' | 'layers/select-ids'>;
 

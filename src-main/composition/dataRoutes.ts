@@ -5,7 +5,8 @@ import { defaultRasterStyle, isLabelledStyle, isRasterStyle } from '../../src-sh
 import type { EgressGate } from '../net/egressGate.js';
 import type { ProjectStore } from '../store/projectStore.js';
 import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
-import { layerReader, layerSource } from './layerReads.js';
+import { layerSource } from '../../src-shared/domain/source.js';
+import { layerReader } from './layerReads.js';
 import { rasterTileResponse } from './rasterTileRoute.js';
 import { VectorTileReply, vectorTileResponse } from './vectorTileRoute.js';
 import type { DataRequest, DataResponse } from './services.js';

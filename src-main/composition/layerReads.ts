@@ -1,12 +1,6 @@
-import { formatSource } from '../../src-shared/domain/source.js';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import { classifySource } from '../../src-shared/security/sourceClass.js';
 import type { EgressGate } from '../net/egressGate.js';
-
-/** What the worker opens for a project layer: its file, with the sublayer when it has one. */
-export function layerSource(layer: Pick<Layer, 'source' | 'sublayer'>): string {
-  return formatSource({ path: layer.source, sublayer: layer.sublayer });
-}
 
 /**
  * Reads of a layer the person already has — its tiles, features, rows. A layer from the

@@ -19,6 +19,11 @@ export function formatSource(ref: SourceRef): string {
   return ref.sublayer ? `${ref.path}|layername=${ref.sublayer}` : ref.path;
 }
 
+/** What GDAL opens for a project layer: its file, with the sublayer when it has one. */
+export function layerSource(layer: { source: string; sublayer: string | null }): string {
+  return formatSource({ path: layer.source, sublayer: layer.sublayer });
+}
+
 /** A layer name for a source: the sublayer, else the file name without its extension. */
 export function defaultLayerName(ref: SourceRef): string {
   if (ref.sublayer) return ref.sublayer;
