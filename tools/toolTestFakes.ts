@@ -1,10 +1,11 @@
 import type { Layer, LayerInfo, LayerKind } from '../src-shared/domain/layer.js';
-import type { ProjectHandle } from '../src-shared/tools/handles.js';
+import { defaultRasterStyle, defaultVectorStyle } from '../src-shared/style/styleModel.js';
+import { freeLayerName, type ProjectHandle } from '../src-shared/tools/handles.js';
 
 /**
  * Fakes for tool tests that check what a tool refuses and what it hands the worker: a project
  * layer with plausible defaults for its kind (`info` overrides them), and a project handle
- * over a fixed list of layers.
+ * over a fixed list of layers (plus those a tool adds, named and styled as the real handle does).
  */
 const WORLD: [number, number, number, number] = [-180, -90, 180, 83.6];
 const WGS84 = { epsg: 4326, name: 'WGS 84', geographic: true };
@@ -40,9 +41,35 @@ export function fakeLayer(p: { name: string; id?: string; kind: LayerKind; sourc
 }
 
 export function fakeProject(layers: readonly Layer[]): ProjectHandle {
+  const added: Layer[] = [];
+  const all = () => [...layers, ...added];
+  const notHere = (what: string) => () => {
+    throw new Error(`fakeProject does not ${what}`);
+  };
   return {
-    listLayers: () => [...layers],
-    getLayer: (ref: string) => layers.find((l) => l.id === ref || l.name === ref),
+    listLayers: all,
+    getLayer: (ref: string) => all().find((l) => l.id === ref || l.name === ref),
+    // As the real handle: the name is a wish made unique, the style defaults by kind.
+    addLayer: ({ name, source, sublayer, info, style }) => {
+      const before = all();
+      const layer: Layer = {
+        id: `added-${added.length + 1}`,
+        name: freeLayerName(new Set(before.map((l) => l.name)), name),
+        source,
+        sublayer,
+        kind: info.kind,
+        order: before.length,
+        visible: true,
+        opacity: 1,
+        style: style ?? (info.kind === 'raster' ? defaultRasterStyle() : defaultVectorStyle(before.length)),
+        info,
+      };
+      added.push(layer);
+      return layer;
+    },
+    removeLayer: notHere('remove layers'),
+    updateLayer: notHere('update layers'),
+    moveLayer: notHere('move layers'),
     outputPath: (name: string, ext: string) => `/outputs/${name}.${ext}`,
-  } as unknown as ProjectHandle;
+  };
 }

@@ -21,7 +21,6 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Dataset } from 'gdal-async';
 import type { GreyRasterStyle } from '../../src-shared/style/styleModel.js';
@@ -32,23 +31,15 @@ import { gdal } from '../../src-main/gis-worker/gdal.js';
 import { ensureOverviews } from '../../src-main/gis-worker/overviewCache.js';
 import { stretchToGrey } from '../../src-main/gis-worker/stretch.js';
 import { tileBounds } from '../../src-main/gis-worker/tileMath.js';
-import { forkLauncher } from '../../src-main/worker-host/forkLauncher.js';
-import { GisWorkerClient } from '../../src-main/worker-host/GisWorkerClient.js';
+import type { GisWorkerClient } from '../../src-main/worker-host/GisWorkerClient.js';
 import { makeWorkerSpawn } from '../../src-main/worker-host/workerSpawn.js';
+import { ENV, FIXTURES, flag, option, startWorker } from './benchKit.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const ENTRY = path.join(ROOT, 'src-main', 'gis-worker', 'workerMain.ts');
-const DEM = path.resolve(ROOT, '..', 'shared', 'fixtures', 'gis', 'elev.tif');
-const ENV = { ...process.env, GDAL_PAM_ENABLED: 'NO' };
-
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
+const DEM = path.join(FIXTURES, 'elev.tif');
 const SIZE = option('size', 10_000);
 const N_TILES = option('tiles', 40);
 const BATCH = option('batch', 16);
-const KEEP = process.argv.includes('--keep');
+const KEEP = flag('keep');
 
 const STYLE: GreyRasterStyle = { type: 'grey', band: 1, min: null, max: null };
 /** The floor stretches over fixed numbers; the stretch costs the same whatever they are. */
@@ -111,10 +102,10 @@ function worker(kind: 'before' | 'after', cacheDir: string): GisWorkerClient {
     delete spawn.env[CACHE_DIR_ENV];
     spawn.env.MAPWRIGHT_RASTER_READERS = '1';
   }
-  return new GisWorkerClient(forkLauncher(ENTRY, ['--import', 'tsx']), { spawn });
+  return startWorker({ spawn });
 }
 
-const tileReq = (source: string, t: Tile) => ({ op: 'rasterTile' as const, source, ...t, style: STYLE });
+const tileArgs = (source: string, t: Tile) => ({ source, ...t, style: STYLE });
 
 /** The in-process floor for one tile: gdalwarp of the window onto the tile grid, stretch, PNG. */
 async function floorTile(ds: Dataset, t: Tile): Promise<Buffer | null> {
@@ -151,21 +142,21 @@ async function main(): Promise<void> {
 
     // Both workers up, the raster open and its statistics computed (one full-resolution tile).
     const first = tilesInside(14, 1)[0]!;
-    for (const w of [before, after]) await w.request(tileReq(big, first));
+    for (const w of [before, after]) await w.call('display.raster_tile', tileArgs(big, first));
 
     // ---- 1. zoomed out ----
     const whole = tileAt(6.13, 49.81, 8); // the whole raster falls in this tile
     const naive: number[] = [];
-    for (let i = 0; i < 2; i++) naive.push((await time(() => before.request(tileReq(big, whole))))[0]);
-    const [lazy] = await time(() => after.request(tileReq(big, whole)));
+    for (let i = 0; i < 2; i++) naive.push((await time(() => before.call('display.raster_tile', tileArgs(big, whole))))[0]);
+    const [lazy] = await time(() => after.call('display.raster_tile', tileArgs(big, whole)));
     const withOvr: number[] = [];
-    for (let i = 0; i < 5; i++) withOvr.push((await time(() => after.request(tileReq(big, whole))))[0]);
+    for (let i = 0; i < 5; i++) withOvr.push((await time(() => after.call('display.raster_tile', tileArgs(big, whole))))[0]);
     const z10 = tilesInside(10, 4);
     const naive10: number[] = [];
     const ovr10: number[] = [];
     for (const t of z10) {
-      naive10.push((await time(() => before.request(tileReq(big, t))))[0]);
-      ovr10.push((await time(() => after.request(tileReq(big, t))))[0]);
+      naive10.push((await time(() => before.call('display.raster_tile', tileArgs(big, t))))[0]);
+      ovr10.push((await time(() => after.call('display.raster_tile', tileArgs(big, t))))[0]);
     }
     // ensureOverviews on its own, in this process, into another folder (the build the layer load triggers).
     process.env[CACHE_DIR_ENV] = path.join(dir, 'cache-inprocess');
@@ -188,8 +179,8 @@ async function main(): Promise<void> {
     const warm = tilesInside(14, N_TILES, 1);
     const ds = await gdal.openAsync(big);
     for (const t of warm) {
-      await after.request(tileReq(big, t));
-      await before.request(tileReq(big, t));
+      await after.call('display.raster_tile', tileArgs(big, t));
+      await before.call('display.raster_tile', tileArgs(big, t));
       await floorTile(ds, t);
     }
     const viaWorker: number[] = [];
@@ -197,8 +188,8 @@ async function main(): Promise<void> {
     const floor: number[] = [];
     for (let pass = 0; pass < 2; pass++) {
       for (const t of warm) {
-        viaWorker.push((await time(() => after.request(tileReq(big, t))))[0]);
-        viaBefore.push((await time(() => before.request(tileReq(big, t))))[0]);
+        viaWorker.push((await time(() => after.call('display.raster_tile', tileArgs(big, t))))[0]);
+        viaBefore.push((await time(() => before.call('display.raster_tile', tileArgs(big, t))))[0]);
         floor.push((await time(() => floorTile(ds, t)))[0]);
       }
     }
@@ -210,15 +201,15 @@ async function main(): Promise<void> {
 
     // ---- 3. sequential vs concurrent ----
     const batch = tilesInside(14, BATCH, 1 + N_TILES);
-    for (const w of [before, after]) for (const t of batch) await w.request(tileReq(big, t));
+    for (const w of [before, after]) for (const t of batch) await w.call('display.raster_tile', tileArgs(big, t));
     const probeBefore = await cpuProbe();
     const runs = { before: { seq: Infinity, par: Infinity }, after: { seq: Infinity, par: Infinity } };
     // Best of 5, the two workers taking turns, so a busy moment elsewhere does not pick one.
     for (let run = 0; run < 5; run++) {
       for (const [name, w] of [['before', before], ['after', after]] as const) {
         const r = runs[name];
-        r.seq = Math.min(r.seq, (await time(async () => { for (const t of batch) await w.request(tileReq(big, t)); }))[0]);
-        r.par = Math.min(r.par, (await time(() => Promise.all(batch.map((t) => w.request(tileReq(big, t))))))[0]);
+        r.seq = Math.min(r.seq, (await time(async () => { for (const t of batch) await w.call('display.raster_tile', tileArgs(big, t)); }))[0]);
+        r.par = Math.min(r.par, (await time(() => Promise.all(batch.map((t) => w.call('display.raster_tile', tileArgs(big, t))))))[0]);
       }
     }
     const rows = [
@@ -241,11 +232,11 @@ async function main(): Promise<void> {
     const miss: number[] = [];
     const memHit: number[] = [];
     const diskHit: number[] = [];
-    for (const t of probe) miss.push((await time(() => cache.cached(keyOf(t), () => after.request(tileReq(big, t)))))[0]);
-    for (const t of probe) memHit.push((await time(() => cache.cached(keyOf(t), () => after.request(tileReq(big, t)))))[0]);
+    for (const t of probe) miss.push((await time(() => cache.cached(keyOf(t), () => after.call('display.raster_tile', tileArgs(big, t)))))[0]);
+    for (const t of probe) memHit.push((await time(() => cache.cached(keyOf(t), () => after.call('display.raster_tile', tileArgs(big, t)))))[0]);
     await cache.settled();
     const cold = new TileCache({ dir: path.join(dir, 'tiles') });
-    for (const t of probe) diskHit.push((await time(() => cold.cached(keyOf(t), () => after.request(tileReq(big, t)))))[0]);
+    for (const t of probe) diskHit.push((await time(() => cold.cached(keyOf(t), () => after.call('display.raster_tile', tileArgs(big, t)))))[0]);
     console.log(`\n4. main's TileCache (z13, median of ${probe.length}): miss (worker renders) ${ms(median(miss))}, memory hit ${ms(median(memHit))}, disk hit ${ms(median(diskHit))}`);
   } finally {
     before.dispose();

@@ -2,37 +2,13 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { Layer } from '../../src-shared/domain/layer.js';
-import { defaultVectorStyle } from '../../src-shared/style/styleModel.js';
+import { testLayer } from '../../src-shared/domain/testing/testLayer.js';
 import { SkillCatalogue } from '../skills/skillCatalogue.js';
 import { buildSystemPrompt, projectSummaryText, skillCatalogueText } from './systemPrompt.js';
 
 function layer(name: string, order: number, over: Partial<Layer['info']> = {}): Layer {
-  return {
-    id: `id-${name}-${order}`,
-    name,
-    source: `/data/${name}.gpkg`,
-    sublayer: null,
-    kind: over.kind ?? 'vector',
-    order,
-    visible: true,
-    opacity: 1,
-    style: defaultVectorStyle(0),
-    info: {
-      kind: 'vector',
-      driver: 'GPKG',
-      crs: { epsg: 4326, name: 'WGS 84', geographic: true },
-      extent: null,
-      extent4326: null,
-      geometryType: 'Polygon',
-      featureCount: 100,
-      fields: [],
-      width: null,
-      height: null,
-      bands: [],
-      sublayers: [],
-      ...over,
-    },
-  };
+  const info = { extent: null, extent4326: null, geometryType: 'Polygon', featureCount: 100, ...over };
+  return testLayer({ id: `id-${name}-${order}`, name, source: `/data/${name}.gpkg`, kind: over.kind ?? 'vector', order, info });
 }
 
 const repoSkills = () => new SkillCatalogue([{ dir: join(import.meta.dirname, '..', '..', 'skills'), origin: 'built-in' }]);

@@ -1,4 +1,4 @@
-import { attributeMethods, MAX_FEATURES_BY_ID, RowsPage } from '../../src-shared/bridge/attributeContract.js';
+import { MAX_FEATURES_BY_ID } from '../../src-shared/bridge/attributeContract.js';
 import type { MethodHandlers } from '../../src-shared/bridge/contract.js';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import type { EgressGate } from '../net/egressGate.js';
@@ -22,19 +22,18 @@ export function createAttributeHandlers(store: ProjectStore, worker: GisWorkerCl
     return { layer, source: layerSource(layer) };
   };
   const whileReading = layerReader(egress);
-  const read = <T>(layer: Layer, fn: string, args: Record<string, unknown>): Promise<T> => whileReading(layer, async () => (await worker.request({ op: 'call', fn, args })) as T);
   return {
     'layers/rows': async ({ layerId, offset, limit, orderBy, where }) => {
       const { layer, source } = tableLayer(layerId);
-      return RowsPage.parse(await read(layer, 'table.rows', { source, offset, limit, orderBy, where }));
+      return whileReading(layer, () => worker.call('table.rows', { source, offset, limit, orderBy, where }));
     },
     'layers/features': async ({ layerId, fids }) => {
       const { layer, source } = tableLayer(layerId);
-      return attributeMethods['layers/features'].result.parse(await read(layer, 'table.features', { source, fids }));
+      return whileReading(layer, () => worker.call('table.features', { source, fids }));
     },
     'layers/select-ids': async ({ layerId, where }) => {
       const { layer, source } = tableLayer(layerId);
-      return attributeMethods['layers/select-ids'].result.parse(await read(layer, 'table.ids_where', { source, where, cap: MAX_FEATURES_BY_ID }));
+      return whileReading(layer, () => worker.call('table.ids_where', { source, where, cap: MAX_FEATURES_BY_ID }));
     },
   };
 }

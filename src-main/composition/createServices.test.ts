@@ -2,22 +2,18 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startScriptedModelServer, type ScriptedModelServer, type ScriptStep } from '../../e2e/model-server/scriptedModelServer.js';
+import { after, describe, it } from 'node:test';
+import type { ScriptedModelServer, ScriptStep } from '../../e2e/model-server/scriptedModelServer.js';
+import { scriptedModelSuite } from '../model/scriptedModelSuite.js';
 import { fixtures, haveFixtures, startApp } from './testApp.js';
 
 if (!haveFixtures) console.log(`# skipping service integration tests: ${fixtures} is absent`);
 
 describe('main services with the scripted model and the real GIS worker', { skip: !haveFixtures }, () => {
   let model: ScriptedModelServer;
+  scriptedModelSuite((started) => (model = started));
   const homes: string[] = [];
-  before(async () => {
-    model = await startScriptedModelServer();
-  });
-  after(async () => {
-    await model.close();
-    homes.forEach((h) => rmSync(h, { recursive: true, force: true }));
-  });
+  after(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));
 
   it('load → approval → approve: the layer is added and the model gets the ok result', async () => {
     model.reset();

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Emit } from '../../src-shared/bridge/contract.js';
-import { defaultRasterStyle, defaultVectorStyle } from '../../src-shared/style/styleModel.js';
 import { defaultLayerName, parseSource } from '../../src-shared/domain/source.js';
 import { toolError, type ToolResult } from '../../src-shared/tools/toolResult.js';
 import type { CommandDefinition, ToolDefinition } from '../../src-shared/tools/toolSdk.js';
@@ -63,16 +62,14 @@ export function createToolHost(d: ToolHostDeps) {
     privatePaths: d.privatePaths,
     openEgress: (origins) => d.egress.openFor(origins),
     egressRefusedSince: (since) => d.egress.recent(since).filter((e) => !e.allowed).map((e) => e.origin),
-    loadProduced: async ({ path, name }) => {
-      const info = await gdal.describe(path);
+    // The tool's own description of what it wrote spares a second look at the file.
+    loadProduced: async ({ path, name, info }) => {
       const ref = parseSource(path);
-      const index = project.listLayers().length;
       const layer = project.addLayer({
         name: name ?? defaultLayerName(ref),
         source: ref.path,
         sublayer: ref.sublayer,
-        info,
-        style: info.kind === 'raster' ? defaultRasterStyle() : defaultVectorStyle(index),
+        info: info ?? (await gdal.call('layers.describe', { source: path })),
       });
       return layer.name;
     },
@@ -93,20 +90,7 @@ export function createToolHost(d: ToolHostDeps) {
   /** The GUI's one way in. There is no channel that runs arbitrary text. */
   async function trigger(entry: string, params: Record<string, unknown>): Promise<ToolResult> {
     const command = commands.get(entry);
-    if (command) {
-      const parsed = command.input.safeParse(params);
-      if (!parsed.success) return toolError('invalid_params', `Invalid parameters for ${entry}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`, false);
-      try {
-        const data = await command.run(parsed.data);
-        store.audit.add({ conversationId: store.conversationId, runId: null, caller: 'user', toolId: entry, toolVersion: null, definitionHash: null, args: parsed.data, decision: 'user_action', decidedBy: 'user', outcome: 'ok', errorCode: null, durationMs: null });
-        return { ok: true, data };
-      } catch (err) {
-        const e = err as { code?: string; message?: string; retryable?: boolean };
-        const result = toolError(e.code === 'not_allowed' ? 'not_allowed' : 'handler_error', e.message ?? String(err), e.retryable ?? false);
-        store.audit.add({ conversationId: store.conversationId, runId: null, caller: 'user', toolId: entry, toolVersion: null, definitionHash: null, args: parsed.data, decision: 'user_action', decidedBy: 'user', outcome: 'error', errorCode: result.ok ? null : result.error.code, durationMs: null });
-        return result;
-      }
-    }
+    if (command) return (await dispatcher.runCommand({ command, rawArgs: params, conversationId: store.conversationId })).result;
     // The renderer is trusted less than main: only tools the GUI shows, with the fields it uses.
     const tool = registry.find(entry);
     if (!tool || tool.def.userVisible !== true) return toolError('not_allowed', `'${entry}' is not an action the interface can run.`, false);

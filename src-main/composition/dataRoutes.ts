@@ -8,7 +8,7 @@ import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
 import { layerSource } from '../../src-shared/domain/source.js';
 import { layerReader } from './layerReads.js';
 import { rasterTileResponse } from './rasterTileRoute.js';
-import { VectorTileReply, vectorTileResponse } from './vectorTileRoute.js';
+import { vectorTileResponse } from './vectorTileRoute.js';
 import type { DataRequest, DataResponse } from './services.js';
 import type { TileCache } from './tileCache.js';
 
@@ -46,7 +46,7 @@ export function createDataRoutes(
         const layer = store.layers.get(m[1]!);
         if (!layer || layer.kind !== 'vector') return notFound(path);
         const source = layerSource(layer);
-        const body = await displaying(layer, () => worker.request({ op: 'vectorGeoJSON', source }));
+        const body = await displaying(layer, () => worker.call('display.geojson', { source }));
         return { status: 200, contentType: 'application/geo+json', body };
       }
       // Polygon label points (src-shared/style/compileLabels.ts): the fields come from the saved style.
@@ -56,8 +56,8 @@ export function createDataRoutes(
         if (!layer || layer.kind !== 'vector' || !isLabelledStyle(layer.style)) return notFound(path);
         const source = layerSource(layer);
         const fields = styleFields(layer.style);
-        const body = await displaying(layer, () => worker.request({ op: 'call', fn: 'style.label_points', args: { source, fields } }));
-        return { status: 200, contentType: 'application/geo+json', body: String(body) };
+        const body = await displaying(layer, () => worker.call('style.label_points', { source, fields }));
+        return { status: 200, contentType: 'application/geo+json', body };
       }
       // Vector tiles of a large layer (src-shared/style/vectorTiles.ts). The `v-HASH/` segment
       // (the hash of the fields the style reads) only busts caches; the current style's fields travel.
@@ -68,7 +68,7 @@ export function createDataRoutes(
         const source = layerSource(layer);
         const [z, x, y] = [+m[2]!, +m[3]!, +m[4]!];
         const fields = tileFields(layer.style);
-        const render = async () => VectorTileReply.parse(await displaying(layer, () => worker.request({ op: 'call', fn: 'display.vector_tile', args: { source, z, x, y, fields } })));
+        const render = () => displaying(layer, () => worker.call('display.vector_tile', { source, z, x, y, fields }));
         return await vectorTileResponse({ source: layer.source, fields, z, x, y }, request, tiles, render);
       }
       // An optional `s-HASH/` segment (the style's hash) only busts caches; the current style is used.
@@ -78,7 +78,7 @@ export function createDataRoutes(
         if (!layer || layer.kind !== 'raster') return notFound(path);
         const style = isRasterStyle(layer.style) ? layer.style : defaultRasterStyle();
         const [z, x, y] = [+m[2]!, +m[3]!, +m[4]!];
-        const render = () => displaying(layer, () => worker.request({ op: 'rasterTile', source: layer.source, z, x, y, style }));
+        const render = () => displaying(layer, () => worker.call('display.raster_tile', { source: layer.source, z, x, y, style }));
         return await rasterTileResponse({ source: layer.source, style, z, x, y }, request, tiles, render, EMPTY_TILE);
       }
       m = /^assets\/(.+)$/.exec(path);

@@ -1,17 +1,28 @@
 import type { Emit } from '../../src-shared/bridge/contract.js';
-import type { ProjectHandle } from '../../src-shared/tools/handles.js';
+import { defaultRasterStyle, defaultVectorStyle } from '../../src-shared/style/styleModel.js';
+import { freeLayerName, type ProjectHandle } from '../../src-shared/tools/handles.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { outputsDirOf, type ProjectStore } from '../store/projectStore.js';
 
-/** The `project` handle tools receive: the store's layers, announcing every change. */
+/**
+ * The `project` handle tools receive: the store's layers, announcing every change. Every layer
+ * a tool or a produced payload adds comes through `addLayer`, which makes its name unique and
+ * gives it the default style of its kind unless one is given.
+ */
 export function createProjectHandle(store: ProjectStore, emit: Emit): ProjectHandle {
   const changed = () => emit('layers/changed', { layers: store.layers.list() });
   return {
     listLayers: () => store.layers.list(),
     getLayer: (idOrName) => store.layers.get(idOrName) ?? store.layers.list().find((l) => l.name === idOrName),
-    addLayer: (input) => {
-      const layer = store.layers.add({ ...input, kind: input.info.kind, style: input.style! });
+    addLayer: ({ name, style, ...input }) => {
+      const before = store.layers.list();
+      const layer = store.layers.add({
+        ...input,
+        name: freeLayerName(new Set(before.map((l) => l.name)), name),
+        kind: input.info.kind,
+        style: style ?? (input.info.kind === 'raster' ? defaultRasterStyle() : defaultVectorStyle(before.length)),
+      });
       changed();
       return layer;
     },

@@ -34,7 +34,7 @@ const egress = { openFor: () => () => {} };
 function stubWorker(answer: (n: number) => Uint8Array | null = (n) => new Uint8Array([0x89, 0x50, 0x4e, 0x47, n])) {
   const calls = { n: 0 };
   const worker = {
-    request: async () => {
+    call: async () => {
       calls.n++;
       return answer(calls.n);
     },

@@ -6,8 +6,9 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import { startScriptedModelServer, type ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
+import { after, describe, it } from 'node:test';
+import type { ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
+import { scriptedModelSuite } from '../model/scriptedModelSuite.js';
 import { outputsDirOf } from '../store/projectStore.js';
 import { fixtures, haveFixtures, startApp } from './testApp.js';
 
@@ -22,14 +23,9 @@ const lastToolResult = (body: { messages: { role: string; content?: unknown }[] 
 
 describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
   let model: ScriptedModelServer;
+  scriptedModelSuite((started) => (model = started));
   const homes: string[] = [];
-  before(async () => {
-    model = await startScriptedModelServer();
-  });
-  after(async () => {
-    await model.close();
-    homes.forEach((h) => rmSync(h, { recursive: true, force: true }));
-  });
+  after(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));
 
   async function app() {
     model.reset();
@@ -87,7 +83,7 @@ describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
     await a.services.close();
   });
 
-  it('loop guards: the third identical call is answered loop_detected without running', async () => {
+  it('loop guards: the third identical call is answered loop_detected without running, and audited', async () => {
     const a = await app();
     const same = { name: 'inspect_list_layers', arguments: {} };
     model.script([{ toolCalls: [same] }, { toolCalls: [same] }, { toolCalls: [same] }, { text: 'I will stop repeating myself.' }]);
@@ -96,8 +92,16 @@ describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
     assert.equal(model.requests.length, 4);
     const cards = (await a.state()).messages.filter((m) => m.role === 'tool');
     assert.deepEqual(cards.map((c) => (c.tool!.result!.ok ? 'ok' : c.tool!.result!.error!.code)), ['ok', 'ok', 'loop_detected']);
-    const { entries } = (await a.services.invoke('audit/list', { toolId: 'inspect.list_layers' })) as { entries: unknown[] };
-    assert.equal(entries.length, 2, 'the third call never reached the dispatcher');
+    const { entries } = (await a.services.invoke('audit/list', { toolId: 'inspect.list_layers' })) as { entries: { decision: string; decidedBy: string; errorCode: string | null }[] };
+    assert.deepEqual(
+      entries.map((e) => [e.decision, e.decidedBy, e.errorCode]).reverse(),
+      [
+        ['not_needed', 'policy', null],
+        ['not_needed', 'policy', null],
+        ['refused', 'policy', 'loop_detected'],
+      ],
+      'the third call never ran, but the audit log has it',
+    );
     await a.services.close();
   });
 

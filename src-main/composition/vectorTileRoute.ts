@@ -1,13 +1,12 @@
-import { z } from 'zod';
+import type { CallResult } from '../../src-shared/worker/workerCalls.js';
 import { styleHash } from '../../src-shared/style/compileShared.js';
 import { etagMatches, REVALIDATE, weakETag } from './httpCaching.js';
 import type { DataRequest, DataResponse } from './services.js';
 import { sourceIdentity } from '../gis-worker/sourceIdentity.js';
 import type { TileCache } from './tileCache.js';
 
-/** The worker's answer to `display.vector_tile`, checked like every worker reply. */
-export const VectorTileReply = z.object({ pbf: z.instanceof(Uint8Array), kept: z.number().int(), dropped: z.number() });
-export type VectorTileReply = z.infer<typeof VectorTileReply>;
+/** The worker's answer to `display.vector_tile` (checked by the client on arrival). */
+type VectorTileReply = CallResult<'display.vector_tile'>;
 
 export interface VectorTileQuery {
   source: string;
@@ -30,7 +29,7 @@ const PBF = 'application/x-protobuf';
 export async function vectorTileResponse(q: VectorTileQuery, request: DataRequest, cache: TileCache | null, render: () => Promise<VectorTileReply>): Promise<DataResponse> {
   let made: VectorTileReply | null = null;
   const produce = async () => {
-    made = VectorTileReply.parse(await render());
+    made = await render();
     return made.pbf;
   };
   const stats = () => (made ? `kept=${made.kept}; dropped=${made.dropped}; bytes=${made.pbf.byteLength}` : 'cached');

@@ -1,40 +1,20 @@
-import { ALGORITHM_RUNS } from './algorithms/index.js';
+import { invalidArguments, WORKER_CALLS, type CallArgs, type WorkerCallName } from '../../src-shared/worker/workerCalls.js';
 import { BadInputError } from './errors.js';
 import { WORKER_FUNCTIONS } from './functions/index.js';
+import type { FunctionContext, WorkerFunction } from './functions/types.js';
 import type { WorkerRequest } from './protocol.js';
-import { describeSource } from './describeSource.js';
-import type { RasterCache } from './rasterCache.js';
-import { renderRasterTile } from './renderRasterTile.js';
-import type { ProgressFn } from './progressThrottle.js';
-import { vectorToGeoJSON } from './vectorToGeoJSON.js';
 
-export interface RequestContext {
-  signal: AbortSignal;
-  progress: ProgressFn;
-  rasters: RasterCache;
-}
+export type RequestContext = FunctionContext;
 
-/** Runs one request; throws BadInputError / CancelledError / anything else (→ 'internal'). */
+/**
+ * Runs one request: its parameters are parsed with the contract's schema (main trusts the
+ * model's values no more than we do), then the implementation runs. Throws BadInputError /
+ * CancelledError / anything else (→ 'internal').
+ */
 export async function handleRequest(req: WorkerRequest, ctx: RequestContext): Promise<unknown> {
-  switch (req.op) {
-    case 'describe':
-      return describeSource(req.source, ctx.signal);
-    case 'vectorGeoJSON':
-      return vectorToGeoJSON(req.source, ctx.signal, ctx.progress);
-    case 'rasterTile': {
-      const png = await renderRasterTile(ctx.rasters, req, ctx.signal);
-      // A plain Uint8Array view: it structured-clones the same under fork and utilityProcess.
-      return png ? new Uint8Array(png.buffer, png.byteOffset, png.byteLength) : null;
-    }
-    case 'call': {
-      const fn = WORKER_FUNCTIONS[req.fn];
-      if (!fn) throw new Error(`Unknown worker function '${req.fn}'`);
-      return fn(req.args, { signal: ctx.signal, progress: ctx.progress });
-    }
-    case 'runAlgorithm': {
-      const run = ALGORITHM_RUNS[req.algorithm];
-      if (!run) throw new BadInputError(`Unknown algorithm '${req.algorithm}'`);
-      return run(req.params, req.output, { signal: ctx.signal, progress: ctx.progress });
-    }
-  }
+  const fn = req.fn as WorkerCallName;
+  const parsed = WORKER_CALLS[fn].params.safeParse(req.args);
+  if (!parsed.success) throw new BadInputError(invalidArguments(fn, parsed.error.issues));
+  const run = WORKER_FUNCTIONS[fn] as WorkerFunction<WorkerCallName>;
+  return run(parsed.data as CallArgs<WorkerCallName>, ctx);
 }

@@ -34,7 +34,7 @@ describe('egress gate: GDAL reaches only what the running call was approved for'
   it('refuses every request while no approved call uses the origin, in any spelling', async () => {
     const port = new URL(canary.origin).port;
     for (const source of [`/vsicurl/${canary.origin}/a.geojson`, `/vsicurl/http://localhost:${port}/b.geojson`, `/vsicurl/http://2130706433:${port}/c.geojson`]) {
-      await assert.rejects(client.request({ op: 'describe', source }));
+      await assert.rejects(client.call('layers.describe', { source }));
     }
     assert.equal(canary.connections(), 0);
     assert.ok(gate.recent().length >= 3 && gate.recent().every((e) => !e.allowed));
@@ -42,12 +42,12 @@ describe('egress gate: GDAL reaches only what the running call was approved for'
 
   it('lets the approved origin through while the call runs, and closes it after', async () => {
     const close = gate.openFor([canary.origin]);
-    const info = await client.request({ op: 'describe', source: `/vsicurl/${canary.origin}/countries.geojson` });
+    const info = await client.call('layers.describe', { source: `/vsicurl/${canary.origin}/countries.geojson` });
     close();
     assert.equal(info.featureCount, 177);
     const seen = canary.hits.length;
     assert.ok(seen > 0);
-    await assert.rejects(client.request({ op: 'describe', source: `/vsicurl/${canary.origin}/countries.geojson?again` }));
+    await assert.rejects(client.call('layers.describe', { source: `/vsicurl/${canary.origin}/countries.geojson?again` }));
     assert.equal(canary.hits.length, seen, 'nothing after the call ended');
   });
 

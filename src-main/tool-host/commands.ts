@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ApprovalMode, type UndoState } from '../../src-shared/domain/toolLayer.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
-import type { CommandDefinition } from '../../src-shared/tools/toolSdk.js';
+import { defineCommand, type CommandDefinition } from '../../src-shared/tools/toolSdk.js';
 import type { ProjectStore } from '../store/projectStore.js';
 import type { PolicyStateStore } from './policyState.js';
 
@@ -20,13 +20,14 @@ export interface CommandDeps {
 
 /**
  * Commands: the GUI's own actions. User only — never offered to the model, and there is no
- * tool that reaches them. They run through the same `entries/trigger` as the panel's tools.
+ * tool that reaches them. They run through the same `entries/trigger` as the panel's tools
+ * and the same dispatcher (`ToolDispatcher.runCommand`: validated, audited).
  */
 export function buildCommands(d: CommandDeps): CommandDefinition[] {
   const idle = () => {
     if (d.runIsLive()) throw new ToolFailure('not_allowed', 'The agent is working; wait for it to finish or press Stop first.', false);
   };
-  const undoLast: CommandDefinition = {
+  const undoLast = defineCommand({
     id: 'commands.undo',
     title: 'Undo last change',
     input: z.object({}),
@@ -40,8 +41,8 @@ export function buildCommands(d: CommandDeps): CommandDefinition[] {
       d.note(`Undone: ${last.summary}`);
       return { undone: last.summary };
     },
-  };
-  const revertTurn: CommandDefinition = {
+  });
+  const revertTurn = defineCommand({
     id: 'commands.revert_turn',
     title: 'Revert this turn',
     input: z.object({}),
@@ -55,24 +56,24 @@ export function buildCommands(d: CommandDeps): CommandDefinition[] {
       d.note(`Reverted the last turn (${snaps.length} change${snaps.length === 1 ? '' : 's'}: ${snaps.map((s) => s.summary).join('; ')})`);
       return { reverted: snaps.map((s) => s.summary) };
     },
-  };
-  const setMode: CommandDefinition = {
+  });
+  const setMode = defineCommand({
     id: 'commands.set_mode',
     title: 'Set approval mode',
     input: z.object({ mode: ApprovalMode }),
     async run(args) {
-      return d.policy.setMode((args as { mode: ApprovalMode }).mode);
+      return d.policy.setMode(args.mode);
     },
-  };
-  const setAskForReads: CommandDefinition = {
+  });
+  const setAskForReads = defineCommand({
     id: 'commands.set_ask_for_reads',
     title: 'Ask before read tools',
     input: z.object({ value: z.boolean() }),
     async run(args) {
-      return d.policy.setAskForReads((args as { value: boolean }).value);
+      return d.policy.setAskForReads(args.value);
     },
-  };
-  const runPlan: CommandDefinition = {
+  });
+  const runPlan = defineCommand({
     id: 'commands.run_plan',
     title: 'Run this plan',
     input: z.object({}),
@@ -82,7 +83,7 @@ export function buildCommands(d: CommandDeps): CommandDefinition[] {
       d.send('Carry out the plan above now, step by step.');
       return { mode: 'ask' };
     },
-  };
+  });
   return [undoLast, revertTurn, setMode, setAskForReads, runPlan];
 }
 

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
+import type { LayerInfo } from '../../src-shared/domain/layer.js';
 import type { Handles } from '../../src-shared/tools/handles.js';
 import { sourceParam } from '../../src-shared/security/paramCapabilities.js';
-import { defineTool, type ToolDefinition } from '../../src-shared/tools/toolSdk.js';
+import { ToolFailure, toolError } from '../../src-shared/tools/toolResult.js';
+import { defineCommand, defineTool, type LoadLayerRequest, type ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { builtInTools } from '../../tools/index.js';
 import type { NewAuditEntry } from '../store/auditRepo.js';
 import { ApprovalBroker } from './approvalBroker.js';
@@ -55,7 +57,7 @@ const write = defineTool({
   execute: async () => 'written',
 });
 
-const tools = [echo, sneaky, write] as unknown as ToolDefinition[];
+const tools: ToolDefinition[] = [echo, sneaky, write];
 const handles = { project: { listLayers: () => [] } } as unknown as Handles;
 
 function setup() {
@@ -352,5 +354,142 @@ describe('dispatcher: a read the egress gate refused says so', () => {
     const out = await dispatcher.dispatch(call('test_read_layer', {}));
     assert.equal(out.result.ok, false);
     assert.match(!out.result.ok ? (out.result.error.hint ?? '') : '', /egress gate refused https:\/\/tiles\.example\.org:443/);
+  });
+});
+
+describe('dispatcher: Commands pass the same gate', () => {
+  const setMode = defineCommand({
+    id: 'commands.set_mode',
+    title: 'Set approval mode',
+    input: z.object({ mode: z.enum(['ask', 'auto', 'plan']) }),
+    run: async (a) => ({ mode: a.mode }),
+  });
+  const undo = defineCommand({
+    id: 'commands.undo',
+    title: 'Undo',
+    input: z.object({}),
+    run: async () => {
+      throw new ToolFailure('not_allowed', 'Nothing to undo.', false);
+    },
+  });
+  const broken = defineCommand({
+    id: 'commands.broken',
+    title: 'Broken',
+    input: z.object({}),
+    run: async () => {
+      throw new Error('disk full');
+    },
+  });
+  const row = (e: NewAuditEntry) => [e.toolId, e.caller, e.toolVersion, e.definitionHash, e.decision, e.decidedBy, e.outcome, e.errorCode, e.durationMs, e.runId, e.conversationId];
+
+  it('validates, runs and audits a command as the person’s own action', async () => {
+    const s = setup();
+    const out = await s.dispatcher.runCommand({ command: setMode, rawArgs: { mode: 'auto', extra: 1 }, conversationId: 'k1' });
+    assert.deepEqual(out.result, { ok: true, data: { mode: 'auto' } });
+    assert.deepEqual(s.audit.map(row), [['commands.set_mode', 'user', null, null, 'user_action', 'user', 'ok', null, null, null, 'k1']]);
+    assert.deepEqual(s.audit[0]!.args, { mode: 'auto' }, 'the validated parameters, extra fields dropped');
+    assert.deepEqual(s.announced, [], 'a command never asks');
+  });
+
+  it('a ToolFailure keeps its code (not_allowed); any other error is a handler_error; both audited', async () => {
+    const s = setup();
+    const refused = (await s.dispatcher.runCommand({ command: undo, rawArgs: {}, conversationId: 'k1' })).result;
+    assert.deepEqual(refused, { ok: false, error: { code: 'not_allowed', message: 'Nothing to undo.', retryable: false } });
+    const failed = (await s.dispatcher.runCommand({ command: broken, rawArgs: {}, conversationId: 'k1' })).result;
+    assert.ok(!failed.ok && failed.error.code === 'handler_error' && /disk full/.test(failed.error.message));
+    assert.deepEqual(s.audit.map(row), [
+      ['commands.undo', 'user', null, null, 'user_action', 'user', 'error', 'not_allowed', null, null, 'k1'],
+      ['commands.broken', 'user', null, null, 'user_action', 'user', 'error', 'handler_error', null, null, 'k1'],
+    ]);
+  });
+
+  it('bad parameters are invalid_params naming the field, and the refusal is audited', async () => {
+    const s = setup();
+    const bad = (await s.dispatcher.runCommand({ command: setMode, rawArgs: { mode: 'yolo' }, conversationId: 'k1' })).result;
+    assert.ok(!bad.ok && bad.error.code === 'invalid_params' && !bad.error.retryable);
+    assert.match(!bad.ok ? bad.error.message : '', /^Invalid parameters for commands\.set_mode: mode: /);
+    assert.deepEqual(s.audit.map(row), [['commands.set_mode', 'user', null, null, 'refused', 'system', 'error', 'invalid_params', null, null, 'k1']]);
+  });
+});
+
+describe('dispatcher: a call refused by the loop guard is audited', () => {
+  it('records the refusal under the tool’s id, version and hash, without running it', async () => {
+    const s = setup();
+    const out = s.dispatcher.refuse(call('test_echo', '{"n":7}'), toolError('loop_detected', 'Already made twice.', false));
+    assert.ok(!out.result.ok && out.result.error.code === 'loop_detected');
+    assert.equal(out.durationMs, null);
+    const [entry] = s.audit;
+    assert.deepEqual(
+      { ...entry, definitionHash: typeof entry!.definitionHash },
+      {
+        conversationId: 'k1',
+        runId: 'r1',
+        caller: 'model',
+        toolId: 'test.echo',
+        toolVersion: '1',
+        definitionHash: 'string',
+        args: { n: 7 },
+        decision: 'refused',
+        decidedBy: 'policy',
+        outcome: 'error',
+        errorCode: 'loop_detected',
+        durationMs: null,
+      },
+    );
+  });
+});
+
+describe('dispatcher: produced layers may bring their own info', () => {
+  const info: LayerInfo = {
+    kind: 'vector',
+    driver: 'GPKG',
+    crs: { epsg: 4326, name: 'WGS 84', geographic: true },
+    extent: [0, 0, 1, 1],
+    extent4326: [0, 0, 1, 1],
+    geometryType: 'Polygon',
+    featureCount: 2,
+    fields: [],
+    width: null,
+    height: null,
+    bands: [],
+    sublayers: ['a'],
+  };
+  function host(items: unknown[]) {
+    const producer = defineTool({
+      id: 'test.producer',
+      version: '1',
+      group: 'test',
+      icon: 'cog',
+      title: 'Producer',
+      description: 'Returns layers to load.',
+      input: z.object({}),
+      safety: 'write',
+      exec: 'main',
+      handles: [],
+      summary: () => 'produce',
+      execute: async () => ({ load_layers: items }),
+    });
+    const requests: LoadLayerRequest[] = [];
+    const dispatcher = new ToolDispatcher(new ToolRegistry([producer]), handles, new ApprovalBroker(() => undefined, () => undefined), {
+      policy: () => ({ mode: 'auto', askForReads: false }),
+      audit: () => undefined,
+      snapshot: () => undefined,
+      loadProduced: async (r) => (requests.push(r), r.name ?? r.path),
+      privatePaths: { isPrivate: () => false, mentionedIn: () => false },
+      openEgress: () => () => undefined,
+    });
+    return { dispatcher, requests };
+  }
+
+  it('a valid info reaches the host; a malformed one is dropped, not the layer', async () => {
+    const h = host([
+      { path: '/out/a.gpkg|layername=a', name: 'a', info },
+      { path: '/out/b.gpkg', name: 'b', info: { kind: 'nonsense' } },
+      { name: 'no path' },
+    ]);
+    const out = await h.dispatcher.dispatch(call('test_producer', '{}'));
+    assert.deepEqual(out.loadedLayers, ['a', 'b']);
+    assert.deepEqual(h.requests[0], { path: '/out/a.gpkg|layername=a', name: 'a', info });
+    assert.equal(h.requests[1]!.info, undefined);
   });
 });

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { LayerInfo } from '../../src-shared/domain/layer.js';
 import type { ApprovalMode } from '../../src-shared/domain/toolLayer.js';
-import type { Handles } from '../../src-shared/tools/handles.js';
+import type { HandleName, Handles } from '../../src-shared/tools/handles.js';
 import { ToolFailure, toolError, type ToolResult } from '../../src-shared/tools/toolResult.js';
-import type { Caller, LoadLayerRequest, ToolDefinition } from '../../src-shared/tools/toolSdk.js';
+import type { Caller, CommandDefinition, LoadLayerRequest, ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import type { NewAuditEntry } from '../store/auditRepo.js';
 import type { ApprovalBroker } from './approvalBroker.js';
-import { decideApproval, type PolicyDecision } from './approvalPolicy.js';
+import { decideApproval } from './approvalPolicy.js';
 import { assessCall, type CallCapabilities, type PrivatePathCheck } from './callCapabilities.js';
 import { Semaphore } from './semaphore.js';
 import type { RegisteredTool, ToolRegistry } from './toolRegistry.js';
@@ -29,6 +30,14 @@ export interface DispatchRequest {
   onValidated?(tool: RegisteredTool, args: unknown, summary: string): void;
   onStatus?(status: 'awaiting_approval' | 'running'): void;
   onProgress?(fraction: number, message: string): void;
+}
+
+/** A Command the person triggered in the GUI (undo, approval mode…). */
+export interface CommandRequest {
+  command: CommandDefinition;
+  /** The parameters the GUI sent. */
+  rawArgs: unknown;
+  conversationId: string | null;
 }
 
 export interface DispatchOutcome {
@@ -56,11 +65,47 @@ export interface DispatcherHooks {
   egressRefusedSince?(sinceMs: number): string[];
 }
 
+/** How a call got its go-ahead (or not), as the audit records it. */
+interface Verdict {
+  decision: NewAuditEntry['decision'];
+  decidedBy: NewAuditEntry['decidedBy'];
+}
+const REFUSED_BY_SYSTEM: Verdict = { decision: 'refused', decidedBy: 'system' };
+const REFUSED_BY_POLICY: Verdict = { decision: 'refused', decidedBy: 'policy' };
+const USER_ACTION: Verdict = { decision: 'user_action', decidedBy: 'user' };
+
+/** What the audit needs of a request. */
+type AuditedRequest = Pick<DispatchRequest, 'name' | 'caller' | 'runId' | 'conversationId'>;
+
+/** A stage either hands its result to the next one or ends the call (already audited). */
+interface Ended {
+  ended: DispatchOutcome;
+}
+type Staged<T> = T | Ended;
+function isEnded<T extends object>(step: Staged<T>): step is Ended {
+  return 'ended' in step;
+}
+
+type Preview = Record<string, string | number | boolean | null>;
+
+/** A known tool and its validated arguments. */
+interface ResolvedCall {
+  tool: RegisteredTool;
+  args: unknown;
+}
+
+/** After `prepare` and the capability check: exactly what the dialog shows and what runs. */
+interface PreparedCall extends ResolvedCall {
+  caps: CallCapabilities;
+  summary: string;
+  preview?: Preview;
+}
+
 /**
- * The one gate every call passes, whoever makes it (model, layer panel, drag-and-drop): look
- * up → validate → prepare → policy → approval → snapshot → execute (declared handles only,
- * time-out, concurrency) → load produced layers → audit. It never throws: every failure is a
- * structured result the model or the panel can read.
+ * The one gate every call passes, whoever makes it (model, layer panel, drag-and-drop, the
+ * GUI's Commands): look up → validate → prepare → policy → approval → snapshot → execute
+ * (declared handles only, time-out, concurrency) → load produced layers → audit. It never
+ * throws: every failure is a structured result the model or the panel can read.
  */
 export class ToolDispatcher {
   private readonly usedOnce = new Set<string>();
@@ -74,43 +119,91 @@ export class ToolDispatcher {
   ) {}
 
   async dispatch(req: DispatchRequest): Promise<DispatchOutcome> {
+    const resolved = this.resolve(req);
+    if (isEnded(resolved)) return resolved.ended;
+    const call = await this.prepare(req, resolved);
+    if (isEnded(call)) return call.ended;
+    req.onValidated?.(call.tool, call.args, call.summary);
+    const verdict = await this.approve(req, call);
+    if (isEnded(verdict)) return verdict.ended;
+    return this.runLimited(req, call, verdict);
+  }
+
+  /**
+   * A Command through the same gate as a tool: its parameters validated, a failure made a
+   * structured result, the call audited as the person's own action. Commands are user only
+   * and are their own approval: no policy, no dialog.
+   */
+  async runCommand(req: CommandRequest): Promise<DispatchOutcome> {
+    const { command } = req;
+    const audited: AuditedRequest = { name: command.id, caller: 'user', runId: null, conversationId: req.conversationId };
+    const parsed = parseArgs(command.input, req.rawArgs, { name: command.id, noun: 'parameters', retryable: false });
+    if (!parsed.ok) return this.finish(audited, null, req.rawArgs, REFUSED_BY_SYSTEM, parsed.error);
+    let result: ToolResult;
+    try {
+      result = { ok: true, data: await command.run(parsed.args) };
+    } catch (err) {
+      result = failureOf(command.id, err);
+    }
+    return this.finish(audited, null, parsed.args, USER_ACTION, result);
+  }
+
+  /**
+   * A call the caller's own rules answer without running it (the agent's loop guard:
+   * `loop_detected`). Nothing runs, but the audit log still records the call, refused.
+   */
+  refuse(req: DispatchRequest, result: ToolResult): DispatchOutcome {
+    const tool = this.registry.find(req.name) ?? null;
+    const parsed = tool ? parseToolArgs(tool, req.rawArgs) : null;
+    return this.finish(req, tool, parsed?.ok ? parsed.args : req.rawArgs, REFUSED_BY_POLICY, result);
+  }
+
+  /** Look up (`unknown_tool` with the nearest names) → validate → once per session. */
+  private resolve(req: DispatchRequest): Staged<ResolvedCall> {
     const tool = this.registry.find(req.name);
     if (!tool) {
       const near = this.registry.nearest(req.name);
-      return this.finish(req, null, req.rawArgs, 'refused', 'system', toolError('unknown_tool', `There is no tool '${req.name}'.`, false, `Did you mean: ${near.join(', ')}?`));
+      return this.end(req, null, req.rawArgs, REFUSED_BY_SYSTEM, toolError('unknown_tool', `There is no tool '${req.name}'.`, false, `Did you mean: ${near.join(', ')}?`));
     }
     const { def } = tool;
-    const parsed = parseArgs(tool, req.rawArgs);
-    if (!parsed.ok) return this.finish(req, tool, req.rawArgs, 'refused', 'system', parsed.error);
+    const parsed = parseToolArgs(tool, req.rawArgs);
+    if (!parsed.ok) return this.end(req, tool, req.rawArgs, REFUSED_BY_SYSTEM, parsed.error);
     if (def.oncePerSession && this.usedOnce.has(def.id)) {
-      return this.finish(req, tool, parsed.args, 'refused', 'policy', toolError('not_allowed', `${def.id} runs once per session and has already run.`, false));
+      return this.end(req, tool, parsed.args, REFUSED_BY_POLICY, toolError('not_allowed', `${def.id} runs once per session and has already run.`, false));
     }
+    return { tool, args: parsed.args };
+  }
 
+  /** Sources judged → the tool's `prepare` → sources judged again → the call's summary. */
+  private async prepare(req: DispatchRequest, { tool, args: parsed }: ResolvedCall): Promise<Staged<PreparedCall>> {
+    const { def } = tool;
     // Sources are judged before `prepare`, which may already open them.
-    const early = assessCall(def, parsed.args, this.hooks.privatePaths);
-    if (!early.ok) return this.finish(req, tool, parsed.args, 'refused', 'policy', early.error);
-    const ctxBase = { handles: pickHandles(this.handles, def.handles), caller: req.caller, signal: req.signal };
-    let args = parsed.args;
-    let preview: Record<string, string | number | boolean | null> | undefined;
+    const early = assessCall(def, parsed, this.hooks.privatePaths);
+    if (!early.ok) return this.end(req, tool, parsed, REFUSED_BY_POLICY, early.error);
+    let args = parsed;
+    let preview: Preview | undefined;
     if (def.prepare) {
       try {
-        const prepared = await def.prepare(args as never, ctxBase as never);
+        const prepared = await def.prepare(args, { handles: pickHandles(this.handles, def.handles), caller: req.caller, signal: req.signal });
         args = prepared.args;
         preview = prepared.preview;
       } catch (err) {
-        return this.finish(req, tool, args, 'refused', 'system', failureOf(def, err));
+        return this.end(req, tool, args, REFUSED_BY_SYSTEM, failureOf(def.id, err));
       }
     }
     // …and again after it when it changed them, since what it returns is what runs.
-    const assessed = args === parsed.args ? early : assessCall(def, args, this.hooks.privatePaths);
-    if (!assessed.ok) return this.finish(req, tool, args, 'refused', 'policy', assessed.error);
-    const caps: CallCapabilities = assessed.caps;
-    const summary = safeSummary(tool, args);
-    req.onValidated?.(tool, args, summary);
+    const assessed = args === parsed ? early : assessCall(def, args, this.hooks.privatePaths);
+    if (!assessed.ok) return this.end(req, tool, args, REFUSED_BY_POLICY, assessed.error);
+    return { tool, args, caps: assessed.caps, summary: safeSummary(tool, args), ...(preview ? { preview } : {}) };
+  }
 
+  /** Policy, then the approval dialog when it asks: the verdict the call runs under, or its refusal. */
+  private async approve(req: DispatchRequest, call: PreparedCall): Promise<Staged<Verdict>> {
+    const { tool, args, caps, summary, preview } = call;
+    const { def } = tool;
     const { mode, askForReads } = this.hooks.policy();
     const unverifiedGuiInput = req.caller === 'user' && caps.carriesPathOrSql && req.trustedInput !== true;
-    const policy: PolicyDecision = decideApproval({
+    const policy = decideApproval({
       def,
       caller: req.caller,
       mode,
@@ -119,51 +212,54 @@ export class ToolDispatcher {
       networkOrigins: caps.networkOrigins,
       unverifiedGuiInput,
     });
-    if (policy.kind === 'refuse') return this.finish(req, tool, args, 'refused', 'policy', toolError('not_allowed', policy.message, false));
-    let decision: NewAuditEntry['decision'] = policy.kind === 'run' ? policy.decision : 'approved';
-    let decidedBy: NewAuditEntry['decidedBy'] = policy.kind === 'run' ? (policy.decision === 'user_action' ? 'user' : 'policy') : 'user';
-    if (policy.kind === 'ask') {
-      req.onStatus?.('awaiting_approval');
-      const answer = await this.approvals.request(
-        {
-          callId: req.callId,
-          toolId: def.id,
-          wireName: tool.wireName,
-          title: def.title,
-          description: def.description,
-          summary,
-          safety: def.safety,
-          args,
-          rememberable: policy.rememberable,
-          ...(preview ? { preview } : {}),
-          ...(caps.networkOrigins.length ? { network: caps.networkOrigins } : {}),
-          ...(unverifiedGuiInput ? { fromInterface: true } : {}),
-        },
-        tool.definitionHash,
-        req.signal,
-      );
-      if (answer.decision !== 'approve') {
-        decision = 'rejected';
-        decidedBy = answer.by;
-        const result =
-          answer.reason === 'stopped'
-            ? toolError('cancelled', 'The run was stopped before this call was approved.', false)
-            : toolError(
-                'rejected_by_user',
-                answer.by === 'user'
-                  ? `The person rejected this call (${def.id}). Do not retry it; explain what it would have done and offer alternatives.`
-                  : `This call was not approved: ${answer.reason ?? 'no answer'}. Do not retry it unless the person asks.`,
-                false,
-              );
-        return this.finish(req, tool, args, decision, decidedBy, result);
-      }
-    }
-    if (req.signal.aborted) return this.finish(req, tool, args, decision, decidedBy, toolError('cancelled', 'The run was stopped before this call ran.', false));
+    if (policy.kind === 'refuse') return this.end(req, tool, args, REFUSED_BY_POLICY, toolError('not_allowed', policy.message, false));
+    if (policy.kind === 'run') return { decision: policy.decision, decidedBy: policy.decision === 'user_action' ? 'user' : 'policy' };
+
+    req.onStatus?.('awaiting_approval');
+    const answer = await this.approvals.request(
+      {
+        callId: req.callId,
+        toolId: def.id,
+        wireName: tool.wireName,
+        title: def.title,
+        description: def.description,
+        summary,
+        safety: def.safety,
+        args,
+        rememberable: policy.rememberable,
+        ...(preview ? { preview } : {}),
+        ...(caps.networkOrigins.length ? { network: caps.networkOrigins } : {}),
+        ...(unverifiedGuiInput ? { fromInterface: true } : {}),
+      },
+      tool.definitionHash,
+      req.signal,
+    );
+    if (answer.decision === 'approve') return { decision: 'approved', decidedBy: 'user' };
+    const result =
+      answer.reason === 'stopped'
+        ? toolError('cancelled', 'The run was stopped before this call was approved.', false)
+        : toolError(
+            'rejected_by_user',
+            answer.by === 'user'
+              ? `The person rejected this call (${def.id}). Do not retry it; explain what it would have done and offer alternatives.`
+              : `This call was not approved: ${answer.reason ?? 'no answer'}. Do not retry it unless the person asks.`,
+            false,
+          );
+    return this.end(req, tool, args, { decision: 'rejected', decidedBy: answer.by }, result);
+  }
+
+  /**
+   * An approved call: snapshot (undo) → the tool's concurrency limit → time-out → egress for
+   * its network origins → execute with the declared handles → load its produced layers → audit.
+   */
+  private async runLimited(req: DispatchRequest, call: PreparedCall, verdict: Verdict): Promise<DispatchOutcome> {
+    const { tool, args, caps, summary } = call;
+    const { def } = tool;
+    if (req.signal.aborted) return this.finish(req, tool, args, verdict, toolError('cancelled', 'The run was stopped before this call ran.', false));
 
     if (def.safety !== 'read') this.hooks.snapshot({ runId: req.runId, conversationId: req.conversationId, toolId: def.id, summary });
     if (def.oncePerSession) this.usedOnce.add(def.id);
-    const limit = this.limitFor(def);
-    const release = await limit.acquire();
+    const release = await this.limitFor(def).acquire();
     req.onStatus?.('running');
     const started = performance.now();
     // A ref'd timer, unlike AbortSignal.timeout: a pending time-out must keep the process alive.
@@ -176,19 +272,24 @@ export class ToolDispatcher {
     const closeEgress = caps.networkOrigins.length ? this.hooks.openEgress(caps.networkOrigins) : null;
     const startedAt = Date.now();
     try {
-      const data = await def.execute(args as never, { ...ctxBase, signal, progress: (f: number, m: string) => req.onProgress?.(clamp01(f), m) } as never);
+      const data = await def.execute(args, {
+        handles: pickHandles(this.handles, def.handles),
+        caller: req.caller,
+        signal,
+        progress: (f, m) => req.onProgress?.(clamp01(f), m),
+      });
       loadedLayers = await this.loadProduced(data);
       result = { ok: true, data };
     } catch (err) {
       if (timeout?.signal.aborted) result = toolError('timeout', `${def.id} took longer than ${Math.round(def.timeoutMs! / 1000)} s and was stopped.`, true);
       else if (req.signal.aborted) result = toolError('cancelled', `${def.id} was stopped.`, false);
-      else result = withEgressHint(failureOf(def, err), this.hooks.egressRefusedSince?.(startedAt) ?? []);
+      else result = withEgressHint(failureOf(def.id, err), this.hooks.egressRefusedSince?.(startedAt) ?? []);
     } finally {
       closeEgress?.();
       if (timer) clearTimeout(timer);
       release();
     }
-    return this.finish(req, tool, args, decision, decidedBy, result, Math.round(performance.now() - started), loadedLayers);
+    return this.finish(req, tool, args, verdict, result, Math.round(performance.now() - started), loadedLayers);
   }
 
   private limitFor(def: ToolDefinition): Semaphore {
@@ -209,12 +310,17 @@ export class ToolDispatcher {
     return names;
   }
 
+  /** A stage's early end: the call audited as it stands. */
+  private end(req: AuditedRequest, tool: RegisteredTool | null, args: unknown, verdict: Verdict, result: ToolResult): Ended {
+    return { ended: this.finish(req, tool, args, verdict, result) };
+  }
+
+  /** Audit: one row per call, whatever happened. */
   private finish(
-    req: DispatchRequest,
+    req: AuditedRequest,
     tool: RegisteredTool | null,
     args: unknown,
-    decision: NewAuditEntry['decision'],
-    decidedBy: NewAuditEntry['decidedBy'],
+    { decision, decidedBy }: Verdict,
     result: ToolResult,
     durationMs: number | null = null,
     loadedLayers: string[] = [],
@@ -237,16 +343,25 @@ export class ToolDispatcher {
   }
 }
 
-const LoadLayer = z.object({ path: z.string().min(1), name: z.string().optional() });
+/**
+ * An item of a payload's `load_layers`. A malformed `info` is dropped (the host then describes
+ * the file itself) rather than losing the layer.
+ */
+const LoadLayer = z.object({
+  path: z.string().min(1),
+  name: z.string().optional(),
+  info: LayerInfo.optional().catch(undefined),
+}) satisfies z.ZodType<LoadLayerRequest>;
 
 function clamp01(x: number): number {
   return Number.isFinite(x) ? Math.min(1, Math.max(0, x)) : 0;
 }
 
-function failureOf(def: ToolDefinition, err: unknown): ToolResult {
+/** A thrown ToolFailure keeps its code; anything else is a `handler_error` naming the entry. */
+function failureOf(entryId: string, err: unknown): ToolResult {
   return err instanceof ToolFailure
     ? toolError(err.code, err.message, err.retryable, err.hint)
-    : toolError('handler_error', `${def.id} failed: ${err instanceof Error ? err.message : String(err)}`, false);
+    : toolError('handler_error', `${entryId} failed: ${err instanceof Error ? err.message : String(err)}`, false);
 }
 
 /** A read that failed because GDAL was refused the network says so, with what to do. */
@@ -259,33 +374,43 @@ function withEgressHint(result: ToolResult, refused: string[]): ToolResult {
   return { ok: false, error: { ...result.error, hint: result.error.hint ? `${result.error.hint} ${hint}` : hint } };
 }
 
-function parseArgs(tool: RegisteredTool, raw: unknown): { ok: true; args: unknown } | { ok: false; error: ToolResult } {
+type Parsed = { ok: true; args: unknown } | { ok: false; error: ToolResult };
+
+function parseToolArgs(tool: RegisteredTool, raw: unknown): Parsed {
+  return parseArgs(tool.def.input, raw, { name: tool.wireName, noun: 'arguments', retryable: true });
+}
+
+/**
+ * Validates a call's input against its schema: JSON text from the model or an object from the
+ * GUI. Extra fields are dropped by zod's default object parsing: models add them, failing hurts
+ * more. A problem comes back as `invalid_params` naming the field.
+ */
+function parseArgs(input: z.ZodType, raw: unknown, what: { name: string; noun: 'arguments' | 'parameters'; retryable: boolean }): Parsed {
   let value = raw;
   if (typeof raw === 'string') {
     try {
       value = raw.trim() === '' ? {} : JSON.parse(raw);
     } catch {
-      return { ok: false, error: toolError('invalid_params', `The arguments for ${tool.wireName} are not valid JSON: ${raw.slice(0, 200)}`, true) };
+      return { ok: false, error: toolError('invalid_params', `The ${what.noun} for ${what.name} are not valid JSON: ${raw.slice(0, 200)}`, what.retryable) };
     }
   }
-  // Extra fields are dropped by zod's default object parsing: models add them, failing hurts more.
-  const result = (tool.def.input as z.ZodType).safeParse(value ?? {});
+  const result = input.safeParse(value ?? {});
   if (result.success) return { ok: true, args: result.data };
-  const problems = result.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
-  return { ok: false, error: toolError('invalid_params', `Invalid arguments for ${tool.wireName}: ${problems}`, true) };
+  const problems = result.error.issues.map((i) => `${i.path.join('.') || `(${what.noun})`}: ${i.message}`).join('; ');
+  return { ok: false, error: toolError('invalid_params', `Invalid ${what.noun} for ${what.name}: ${problems}`, what.retryable) };
 }
 
 function safeSummary(tool: RegisteredTool, args: unknown): string {
   try {
-    return tool.def.summary(args as never);
+    return tool.def.summary(args);
   } catch {
     return tool.def.title;
   }
 }
 
 /** A tool gets exactly the handles it declared; anything else is simply not there. */
-function pickHandles(all: Handles, names: readonly (keyof Handles)[]): Partial<Handles> {
-  const picked: Partial<Handles> = {};
-  for (const n of names) (picked as Record<string, unknown>)[n] = all[n];
+function pickHandles<H extends HandleName>(all: Handles, names: readonly H[]): Pick<Handles, H> {
+  const picked = {} as Pick<Handles, H>;
+  for (const n of names) picked[n] = all[n];
   return Object.freeze(picked);
 }

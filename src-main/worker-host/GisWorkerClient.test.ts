@@ -33,7 +33,7 @@ class FakeChannel implements WorkerChannel {
     this.exited = true;
     for (const l of this.exitListeners) l(code);
   }
-  requests(): { id: number; request: { op: string } }[] {
+  requests(): { id: number; request: { fn: string } }[] {
     return this.sent.filter((m) => m.type === 'request') as never;
   }
 }
@@ -51,8 +51,8 @@ function fakes(): { launch: WorkerLauncher; channels: FakeChannel[] } {
 }
 
 const ready = (ch: FakeChannel): void => ch.emit({ type: 'ready', gdalVersion: '3.6.2' });
-const describeReq = { op: 'describe', source: '/data/a.gpkg' } as const;
-const tileReq = { op: 'rasterTile', source: '/data/dem.tif', z: 3, x: 1, y: 2, style: { type: 'grey', band: 1, min: null, max: null } } as const;
+const describeArgs = { source: '/data/a.gpkg' };
+const tileArgs = { source: '/data/dem.tif', z: 3, x: 1, y: 2, style: { type: 'grey', band: 1, min: null, max: null } } as const;
 
 const layerInfo = {
   kind: 'vector',
@@ -75,7 +75,7 @@ describe('GisWorkerClient (scripted worker)', () => {
     const client = new GisWorkerClient(launch);
     assert.equal(channels.length, 0, 'no process before the first request');
     const progress: [number, string][] = [];
-    const p = client.request(describeReq, { onProgress: (f, m) => progress.push([f, m]) });
+    const p = client.call('layers.describe', describeArgs, { onProgress: (f, m) => progress.push([f, m]) });
     const ch = channels[0]!;
     assert.equal(ch.sent.length, 0, 'nothing sent before ready');
     ready(ch);
@@ -91,8 +91,8 @@ describe('GisWorkerClient (scripted worker)', () => {
   test('tile bytes arrive as Uint8Array; null means nothing to draw', async () => {
     const { launch, channels } = fakes();
     const client = new GisWorkerClient(launch);
-    const a = client.request(tileReq);
-    const b = client.request(tileReq);
+    const a = client.call('display.raster_tile', tileArgs);
+    const b = client.call('display.raster_tile', tileArgs);
     ready(channels[0]!);
     const [ra, rb] = channels[0]!.requests();
     channels[0]!.emit({ type: 'result', id: ra!.id, value: new Uint8Array([137, 80]) });
@@ -105,7 +105,7 @@ describe('GisWorkerClient (scripted worker)', () => {
   test('worker errors carry their code', async () => {
     const { launch, channels } = fakes();
     const client = new GisWorkerClient(launch);
-    const p = client.request(describeReq);
+    const p = client.call('layers.describe', describeArgs);
     ready(channels[0]!);
     channels[0]!.emit({ type: 'error', id: channels[0]!.requests()[0]!.id, code: 'bad_input', message: 'File not found: /data/a.gpkg' });
     await assert.rejects(p, (err: unknown) => {
@@ -120,9 +120,9 @@ describe('GisWorkerClient (scripted worker)', () => {
   test('malformed replies fail that request, not main; garbage without an id is ignored', async () => {
     const { launch, channels } = fakes();
     const client = new GisWorkerClient(launch);
-    const bad = client.request(describeReq);
-    const wrongShape = client.request(describeReq);
-    const wrongTile = client.request(tileReq);
+    const bad = client.call('layers.describe', describeArgs);
+    const wrongShape = client.call('layers.describe', describeArgs);
+    const wrongTile = client.call('display.raster_tile', tileArgs);
     const ch = channels[0]!;
     ready(ch);
     const [r1, r2, r3] = ch.requests();
@@ -136,7 +136,7 @@ describe('GisWorkerClient (scripted worker)', () => {
       await assert.rejects(p, (err: unknown) => err instanceof WorkerRequestError && err.code === 'internal' && /malformed/.test(err.message));
     }
     // The same worker goes on serving.
-    const ok = client.request(describeReq);
+    const ok = client.call('layers.describe', describeArgs);
     ch.emit({ type: 'result', id: ch.requests()[3]!.id, value: layerInfo });
     assert.equal((await ok).driver, 'GPKG');
     assert.equal(channels.length, 1);
@@ -146,8 +146,8 @@ describe('GisWorkerClient (scripted worker)', () => {
   test('a crash rejects every pending request with WorkerCrashedError and restarts the worker', async () => {
     const { launch, channels } = fakes();
     const client = new GisWorkerClient(launch);
-    const a = client.request(describeReq);
-    const b = client.request(tileReq);
+    const a = client.call('layers.describe', describeArgs);
+    const b = client.call('display.raster_tile', tileArgs);
     ready(channels[0]!);
     channels[0]!.exit(139);
     await assert.rejects(a, (err: unknown) => {
@@ -157,7 +157,7 @@ describe('GisWorkerClient (scripted worker)', () => {
     });
     await assert.rejects(b, /stopped while drawing tile 3\/1\/2 of \/data\/dem\.tif/);
     assert.equal(channels.length, 2, 'a fresh worker was started');
-    const c = client.request(describeReq);
+    const c = client.call('layers.describe', describeArgs);
     ready(channels[1]!);
     channels[1]!.emit({ type: 'result', id: channels[1]!.requests()[0]!.id, value: layerInfo });
     assert.equal((await c).kind, 'vector');
@@ -167,12 +167,12 @@ describe('GisWorkerClient (scripted worker)', () => {
   test('a worker that dies before ready is not restarted in a loop', async () => {
     const { launch, channels } = fakes();
     const client = new GisWorkerClient(launch);
-    const p = client.request(describeReq);
+    const p = client.call('layers.describe', describeArgs);
     channels[0]!.exit(1);
     await assert.rejects(p, (err: unknown) => err instanceof WorkerCrashedError && /failed to start/.test(err.message));
     await sleep(10);
     assert.equal(channels.length, 1);
-    const again = client.request(describeReq);
+    const again = client.call('layers.describe', describeArgs);
     assert.equal(channels.length, 2, 'the next request tries again');
     client.dispose();
     await assert.rejects(again);
@@ -181,7 +181,7 @@ describe('GisWorkerClient (scripted worker)', () => {
   test('a worker that never says ready times out', async () => {
     const { launch, channels } = fakes();
     const client = new GisWorkerClient(launch, { startTimeoutMs: 30 });
-    await assert.rejects(client.request(describeReq), (err: unknown) => err instanceof WorkerCrashedError && /did not become ready within 30 ms/.test(err.message));
+    await assert.rejects(client.call('layers.describe', describeArgs), (err: unknown) => err instanceof WorkerCrashedError && /did not become ready within 30 ms/.test(err.message));
     assert.ok(channels[0]!.killed);
     client.dispose();
   });
@@ -189,10 +189,10 @@ describe('GisWorkerClient (scripted worker)', () => {
   test('abort rejects at once; a worker that answers the cancel is kept', async () => {
     const { launch, channels } = fakes();
     const client = new GisWorkerClient(launch, { cancelGraceMs: 50 });
-    const ch = (client.request(describeReq).catch(() => undefined), channels[0]!);
+    const ch = (client.call('layers.describe', describeArgs).catch(() => undefined), channels[0]!);
     ready(ch);
     const ac = new AbortController();
-    const p = client.request(tileReq, { signal: ac.signal });
+    const p = client.call('display.raster_tile', tileArgs, { signal: ac.signal });
     const { id } = ch.requests()[1]!;
     const t0 = Date.now();
     ac.abort();
@@ -210,8 +210,8 @@ describe('GisWorkerClient (scripted worker)', () => {
     const { launch, channels } = fakes();
     const client = new GisWorkerClient(launch, { cancelGraceMs: 50 });
     const ac = new AbortController();
-    const stuck = client.request(describeReq, { signal: ac.signal });
-    const bystander = client.request(tileReq);
+    const stuck = client.call('layers.describe', describeArgs, { signal: ac.signal });
+    const bystander = client.call('display.raster_tile', tileArgs);
     const old = channels[0]!;
     ready(old);
     ac.abort();
@@ -223,7 +223,7 @@ describe('GisWorkerClient (scripted worker)', () => {
     ready(fresh);
     const moved = fresh.requests();
     assert.equal(moved.length, 1);
-    assert.equal(moved[0]!.request.op, 'rasterTile');
+    assert.equal(moved[0]!.request.fn, 'display.raster_tile');
     // A late answer from the killed worker counts for nothing.
     old.emit({ type: 'result', id: moved[0]!.id, value: new Uint8Array([1]) });
     fresh.emit({ type: 'result', id: moved[0]!.id, value: new Uint8Array([2]) });
@@ -235,24 +235,24 @@ describe('GisWorkerClient (scripted worker)', () => {
     const { launch, channels } = fakes();
     const client = new GisWorkerClient(launch);
     const ac = new AbortController();
-    const p = client.request(describeReq, { signal: ac.signal });
+    const p = client.call('layers.describe', describeArgs, { signal: ac.signal });
     ac.abort(new Error('stop'));
     await assert.rejects(p, /stop/);
     ready(channels[0]!);
     assert.deepEqual(channels[0]!.sent, []);
-    await assert.rejects(client.request(describeReq, { signal: AbortSignal.abort() }), (err: Error) => err.name === 'AbortError');
+    await assert.rejects(client.call('layers.describe', describeArgs, { signal: AbortSignal.abort() }), (err: Error) => err.name === 'AbortError');
     client.dispose();
   });
 
   test('dispose kills the worker and refuses new work', async () => {
     const { launch, channels } = fakes();
     const client = new GisWorkerClient(launch);
-    const p = client.request(describeReq);
+    const p = client.call('layers.describe', describeArgs);
     ready(channels[0]!);
     client.dispose();
     await assert.rejects(p, /shut down/);
     assert.ok(channels[0]!.killed);
-    await assert.rejects(client.request(describeReq), /shut down/);
+    await assert.rejects(client.call('layers.describe', describeArgs), /shut down/);
     await sleep(5);
     assert.equal(channels.length, 1, 'no restart after dispose');
   });
@@ -260,7 +260,7 @@ describe('GisWorkerClient (scripted worker)', () => {
   test('an invalid request is refused before it reaches the worker', async () => {
     const { launch, channels } = fakes();
     const client = new GisWorkerClient(launch);
-    await assert.rejects(client.request({ ...tileReq, z: -1 }), WorkerRequestError);
+    await assert.rejects(client.call('display.raster_tile', { ...tileArgs, z: -1 }), WorkerRequestError);
     assert.equal(channels.length, 0);
     client.dispose();
   });

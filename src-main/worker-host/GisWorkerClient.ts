@@ -1,5 +1,5 @@
-import { LayerInfo } from '../../src-shared/domain/layer.js';
-import { AlgorithmResult, WorkerRequest, WorkerToMain, type WorkerErrorCode, type WorkerResults } from '../gis-worker/protocol.js';
+import { describeCall, invalidArguments, WORKER_CALLS, type CallParams, type CallResult, type WorkerCallName } from '../../src-shared/worker/workerCalls.js';
+import { WorkerToMain, type WorkerErrorCode, type WorkerRequest } from '../gis-worker/protocol.js';
 import type { WorkerChannel, WorkerLauncher, WorkerSpawn } from './launcher.js';
 import { makeWorkerSpawn } from './workerSpawn.js';
 
@@ -88,13 +88,19 @@ export class GisWorkerClient {
     return this.worker?.channel.pid;
   }
 
-  request<R extends WorkerRequest>(req: R, opts: WorkerRequestOptions = {}): Promise<WorkerResults[R['op']]> {
-    return new Promise<WorkerResults[R['op']]>((resolve, reject) => {
+  /**
+   * Calls one function of the worker contract (src-shared/worker/workerCalls.ts): the
+   * parameters are checked before they are sent, the result when it arrives.
+   */
+  call<F extends WorkerCallName>(fn: F, args: CallParams<F>, opts: WorkerRequestOptions = {}): Promise<CallResult<F>> {
+    return new Promise<CallResult<F>>((resolve, reject) => {
       if (this.disposed) return reject(new Error('The GIS worker has been shut down'));
-      const parsed = WorkerRequest.safeParse(req);
-      if (!parsed.success) {
-        return reject(new WorkerRequestError('internal', `Invalid GIS worker request: ${parsed.error.issues[0]?.message}`));
-      }
+      const spec = Object.hasOwn(WORKER_CALLS, fn) ? WORKER_CALLS[fn] : null;
+      if (!spec) return reject(new WorkerRequestError('internal', `Unknown worker function '${String(fn)}'`));
+      const checked = spec.params.safeParse(args);
+      // The same words the worker would use: these values often come from the model.
+      if (!checked.success) return reject(new WorkerRequestError('bad_input', invalidArguments(fn, checked.error.issues)));
+      const request: WorkerRequest = { fn, args };
       const { signal } = opts;
       if (signal?.aborted) return reject(abortReason(signal));
       let worker: Worker;
@@ -108,14 +114,14 @@ export class GisWorkerClient {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(id, {
         id,
-        request: parsed.data,
+        request,
         worker,
         resolve: resolve as (value: unknown) => void,
         reject,
         onProgress: opts.onProgress,
         detach: () => signal?.removeEventListener('abort', onAbort),
       });
-      this.post(worker, { type: 'request', id, request: parsed.data });
+      this.post(worker, { type: 'request', id, request });
     });
   }
 
@@ -194,9 +200,13 @@ export class GisWorkerClient {
     } else if (msg.type === 'error') {
       this.fail(p, new WorkerRequestError(msg.code, msg.message));
     } else {
-      const problem = checkResult(p.request.op, msg.value);
-      if (problem) this.fail(p, new WorkerRequestError('internal', `The GIS worker sent a malformed reply: ${problem}`));
-      else this.settle(p).resolve(msg.value);
+      const fn = p.request.fn as WorkerCallName;
+      const checked = WORKER_CALLS[fn].result.safeParse(msg.value);
+      if (checked.success) this.settle(p).resolve(checked.data);
+      else {
+        const issue = checked.error.issues[0];
+        this.fail(p, new WorkerRequestError('internal', `The GIS worker sent a malformed reply to ${fn}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim()));
+      }
     }
   }
 
@@ -248,8 +258,8 @@ export class GisWorkerClient {
     for (const p of [...this.pending.values()]) {
       if (p.worker !== worker) continue;
       const message = wasReady
-        ? `The GIS worker stopped while ${activity(p.request)}; it has been restarted`
-        : `The GIS worker failed to start (it ${how}) while ${activity(p.request)}; it will be started again with the next request`;
+        ? `The GIS worker stopped while ${describeCall(p.request.fn as WorkerCallName, p.request.args)}; it has been restarted`
+        : `The GIS worker failed to start (it ${how}) while ${describeCall(p.request.fn as WorkerCallName, p.request.args)}; it will be started again with the next request`;
       this.fail(p, new WorkerCrashedError(message));
     }
     if (!wasReady) console.error(`[gis-worker] the worker failed to start: it ${how}`);
@@ -299,38 +309,3 @@ function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
 }
 
-/** What the worker was doing, in words for the person reading the error. */
-function activity(req: WorkerRequest): string {
-  switch (req.op) {
-    case 'describe':
-      return `reading ${req.source}`;
-    case 'vectorGeoJSON':
-      return `loading the features of ${req.source}`;
-    case 'rasterTile':
-      return `drawing tile ${req.z}/${req.x}/${req.y} of ${req.source}`;
-    case 'runAlgorithm':
-      return `running ${req.algorithm} into ${req.output}`;
-    case 'call':
-      return `running ${req.fn}`;
-  }
-}
-
-/** null when the value has the shape the op promises; otherwise what is wrong with it. */
-function checkResult(op: WorkerRequest['op'], value: unknown): string | null {
-  switch (op) {
-    case 'describe': {
-      const r = LayerInfo.safeParse(value);
-      return r.success ? null : `layer info: ${r.error.issues[0]?.path.join('.')} ${r.error.issues[0]?.message}`;
-    }
-    case 'vectorGeoJSON':
-      return typeof value === 'string' ? null : `expected GeoJSON text, got ${typeof value}`;
-    case 'rasterTile':
-      return value === null || value instanceof Uint8Array ? null : 'expected PNG bytes or null';
-    case 'call':
-      return null; // validated by the caller, which knows the function's result schema
-    case 'runAlgorithm': {
-      const r = AlgorithmResult.safeParse(value);
-      return r.success ? null : `algorithm result: ${r.error.issues[0]?.path.join('.')} ${r.error.issues[0]?.message}`;
-    }
-  }
-}

@@ -6,29 +6,19 @@
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import { fixture, gdalCli, makeTempDir, REPO_ROOT, skipReason } from '../gis-worker/testSupport.js';
+import { describe, test } from 'node:test';
+import { fixture, gdalCli, skipReason, WORKER_ENTRY, workerSuite } from '../gis-worker/testSupport.js';
 import { makeWorkerSpawn } from './workerSpawn.js';
 import { forkLauncher } from './forkLauncher.js';
-import { GisWorkerClient, WorkerCrashedError, WorkerRequestError } from './GisWorkerClient.js';
-
-const ENTRY = path.join(REPO_ROOT, 'src-main', 'gis-worker', 'workerMain.ts');
+import { type GisWorkerClient, WorkerCrashedError, WorkerRequestError } from './GisWorkerClient.js';
 
 describe('GIS worker process', { skip: skipReason }, () => {
-  const tmp = makeTempDir();
   let client: GisWorkerClient;
-
-  before(() => {
-    client = new GisWorkerClient(forkLauncher(ENTRY, ['--import', 'tsx']));
-  });
-  after(() => {
-    client.dispose();
-    tmp.cleanup();
-  });
+  const { tmp } = workerSuite((started) => (client = started));
 
   async function badInput(source: string): Promise<string> {
     try {
-      await client.request({ op: 'describe', source });
+      await client.call('layers.describe', { source });
     } catch (err) {
       assert.ok(err instanceof WorkerRequestError, `expected WorkerRequestError, got ${err}`);
       assert.equal(err.code, 'bad_input', err.message);
@@ -38,28 +28,27 @@ describe('GIS worker process', { skip: skipReason }, () => {
   }
 
   test('describes a file and reports the GDAL version', async () => {
-    const info = await client.request({ op: 'describe', source: fixture('nc.gpkg') });
+    const info = await client.call('layers.describe', { source: fixture('nc.gpkg') });
     assert.equal(info.featureCount, 100);
     const cli = /GDAL (\d+\.\d+\.\d+)/.exec(gdalCli('gdalinfo', ['--version']))?.[1];
     assert.equal(client.gdalVersion, cli);
   });
 
   test('tile bytes cross the process boundary as a Uint8Array PNG', async () => {
-    const png = await client.request({
-      op: 'rasterTile',
+    const png = await client.call('display.raster_tile', {
       source: fixture('elev.tif'),
       z: 10,
       x: 529,
       y: 348,
-      style: { type: 'grey', band: 1, min: null, max: null },
-    });
+      style: { type: 'grey', band: 1, min: null, max: null }
+});
     assert.ok(png instanceof Uint8Array);
     assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
   });
 
   test('GeoJSON text comes back whole, with throttled progress', async () => {
     const progress: number[] = [];
-    const text = await client.request({ op: 'vectorGeoJSON', source: fixture('countries.fgb') }, { onProgress: (f) => progress.push(f) });
+    const text = await client.call('display.geojson', { source: fixture('countries.fgb') }, { onProgress: (f) => progress.push(f) });
     assert.equal(JSON.parse(text).features.length, 179);
     assert.ok(progress.length > 0 && progress.length < 179, `${progress.length} progress messages`);
     assert.ok(progress.every((f) => f >= 0 && f <= 1));
@@ -91,31 +80,31 @@ describe('GIS worker process', { skip: skipReason }, () => {
       `No layer named 'rivers' in ${fixture('nc.gpkg')}; layers: nc.gpkg`,
     );
     assert.equal(client.workerPid, pid, 'same worker process throughout');
-    assert.equal((await client.request({ op: 'describe', source: fixture('elev.tif') })).kind, 'raster');
+    assert.equal((await client.call('layers.describe', { source: fixture('elev.tif') })).kind, 'raster');
   });
 
   test('cancel: the request rejects at once and the worker remains usable', async () => {
     const ac = new AbortController();
-    const p = client.request({ op: 'vectorGeoJSON', source: fixture('ne_110m_admin_0_countries.json') }, { signal: ac.signal });
+    const p = client.call('display.geojson', { source: fixture('ne_110m_admin_0_countries.json') }, { signal: ac.signal });
     await new Promise((r) => setTimeout(r, 5));
     const t0 = Date.now();
     ac.abort();
     await assert.rejects(p, (err: Error) => err.name === 'AbortError');
     assert.ok(Date.now() - t0 < 50, `rejected after ${Date.now() - t0} ms`);
-    assert.equal((await client.request({ op: 'describe', source: fixture('scot_BNG.shp') })).featureCount, 56);
+    assert.equal((await client.call('layers.describe', { source: fixture('scot_BNG.shp') })).featureCount, 56);
   });
 
   test('SIGKILL mid-request: WorkerCrashedError, then a fresh worker serves the next request', async () => {
     const pid = client.workerPid!;
     assert.ok(pid);
-    const p = client.request({ op: 'vectorGeoJSON', source: fixture('ne_110m_admin_0_countries.json') });
+    const p = client.call('display.geojson', { source: fixture('ne_110m_admin_0_countries.json') });
     process.kill(pid, 'SIGKILL');
     await assert.rejects(p, (err: unknown) => {
       assert.ok(err instanceof WorkerCrashedError);
       assert.match(err.message, /^The GIS worker stopped while loading the features of .*ne_110m_admin_0_countries\.json; it has been restarted$/);
       return true;
     });
-    const info = await client.request({ op: 'describe', source: fixture('L7_ETMs.tif') });
+    const info = await client.call('layers.describe', { source: fixture('L7_ETMs.tif') });
     assert.equal(info.bands.length, 6);
     assert.notEqual(client.workerPid, pid);
   });
@@ -123,7 +112,7 @@ describe('GIS worker process', { skip: skipReason }, () => {
 
 describe('GIS worker process, raw protocol', { skip: skipReason }, () => {
   test('malformed and unknown messages are answered or ignored, never fatal', async () => {
-    const channel = forkLauncher(ENTRY, ['--import', 'tsx'])(makeWorkerSpawn());
+    const channel = forkLauncher(WORKER_ENTRY, ['--import', 'tsx'])(makeWorkerSpawn());
     const inbox: Record<string, unknown>[] = [];
     let wake: (() => void) | null = null;
     channel.onMessage((m) => {
@@ -138,7 +127,7 @@ describe('GIS worker process, raw protocol', { skip: skipReason }, () => {
     channel.onExit(() => (exited = true));
     try {
       assert.equal((await next()).type, 'ready');
-      channel.send({ type: 'request', id: 5, request: { op: 'reproject', source: 'x' } });
+      channel.send({ type: 'request', id: 5, request: { fn: 'processing.reproject', args: { source: 'x' } } });
       const reply = await next();
       assert.equal(reply.type, 'error');
       assert.equal(reply.id, 5);
@@ -146,7 +135,13 @@ describe('GIS worker process, raw protocol', { skip: skipReason }, () => {
       assert.match(String(reply.message), /Malformed message/);
       channel.send('hello');
       channel.send({ type: 'cancel', id: 999 });
-      channel.send({ type: 'request', id: 6, request: { op: 'describe', source: fixture('elev.tif') } });
+      // Main checks parameters before it sends; the worker checks them again all the same.
+      channel.send({ type: 'request', id: 7, request: { fn: 'layers.describe', args: { source: '' } } });
+      const refused = await next();
+      assert.equal(refused.type, 'error');
+      assert.equal(refused.code, 'bad_input');
+      assert.match(String(refused.message), /^Invalid arguments for layers\.describe: source: /);
+      channel.send({ type: 'request', id: 6, request: { fn: 'layers.describe', args: { source: fixture('elev.tif') } } });
       const ok = await next();
       assert.equal(ok.type, 'result');
       assert.equal(ok.id, 6);

@@ -38,16 +38,14 @@ function fail(err: unknown): void {
 }
 
 if (mode === 'idle') {
-  client.request({ op: 'describe', source: fixture('elev.tif') }).then(report, fail);
+  client.call('layers.describe', { source: fixture('elev.tif') }).then(report, fail);
 } else {
   client
-    .request(
-      {
-        op: 'runAlgorithm',
+    .call('processing.run', {
         algorithm: 'resample',
         params: { input: fixture('elev.tif'), resolution: 0.00002, method: 'bilinear' },
-        output: path.join(outputDir, 'huge.tif'),
-      },
+        output: path.join(outputDir, 'huge.tif')
+},
       { onProgress: report },
     )
     .then(() => fail(new Error('the resample finished before the harness was killed')), fail);

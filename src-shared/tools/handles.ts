@@ -1,6 +1,7 @@
 import type { BBox, Layer, LayerInfo } from '../domain/layer.js';
 import type { MapSelection } from '../domain/mapSelection.js';
 import type { LayerStyle } from '../style/styleModel.js';
+import type { CallParams, CallResult, WorkerCallName } from '../worker/workerCalls.js';
 
 /**
  * The capabilities a tool can ask for. A tool declares the handles it needs and receives
@@ -9,6 +10,11 @@ import type { LayerStyle } from '../style/styleModel.js';
 export interface ProjectHandle {
   listLayers(): Layer[];
   getLayer(idOrName: string): Layer | undefined;
+  /**
+   * Adds a layer on top. `name` is a wish: a name the project already has gets `_2`, `_3`…
+   * (see `freeLayerName`). Without `style` the layer gets the default of its kind (a table
+   * keeps a vector style, so it can gain geometry by a join later).
+   */
   addLayer(input: { name: string; source: string; sublayer: string | null; info: LayerInfo; style?: LayerStyle }): Layer;
   removeLayer(id: string): void;
   updateLayer(id: string, patch: Partial<Pick<Layer, 'name' | 'visible' | 'opacity' | 'style'>>): Layer;
@@ -17,33 +23,25 @@ export interface ProjectHandle {
   outputPath(baseName: string, extension: 'gpkg' | 'tif' | 'png'): string;
 }
 
-export interface AlgorithmRequest {
-  algorithm: string;
-  /** Params with layer references already resolved to sources. */
-  params: Record<string, unknown>;
-  /** `path|layername=NAME` for vector outputs, a path for rasters. */
-  output: string;
-}
-
-export interface AlgorithmOutcome {
-  output: string;
-  featureCount: number | null;
-  notes: string[];
-  /** Structured facts for the model (join_by_field: unmatched and duplicated keys). */
-  report?: Record<string, unknown>;
+/** A layer name not yet taken: SQL and lookups by name need names to be unique. */
+export function freeLayerName(taken: ReadonlySet<string>, wanted: string): string {
+  if (!taken.has(wanted)) return wanted;
+  for (let n = 2; ; n++) if (!taken.has(`${wanted}_${n}`)) return `${wanted}_${n}`;
 }
 
 /** GDAL, reached only through the GIS worker process. */
 export interface GdalHandle {
-  /** Opens a source (`path` or `path|layername=NAME`) and describes it; throws ToolFailure on bad input. */
-  describe(source: string): Promise<LayerInfo>;
   /**
-   * Calls a named worker function (gis-worker/functions/); validate the result with your own
-   * schema. Bad input comes back as a ToolFailure with a readable message.
+   * Calls one function of the worker contract (src-shared/worker/workerCalls.ts), typed by it;
+   * the result is checked on arrival. Bad input comes back as a ToolFailure with a readable
+   * message; `hint` replaces the generic "check the path" advice with one that fits the tool.
+   * A call that writes a file (`processing.run`) removes it when it fails or is stopped.
    */
-  call(fn: string, args: unknown, opts?: { signal?: AbortSignal; progress?(fraction: number, message: string): void }): Promise<unknown>;
-  /** Runs a processing algorithm in the worker; progress and Stop are honoured. */
-  runAlgorithm(req: AlgorithmRequest, opts: { signal: AbortSignal; progress(fraction: number, message: string): void }): Promise<AlgorithmOutcome>;
+  call<F extends WorkerCallName>(
+    fn: F,
+    args: CallParams<F>,
+    opts?: { signal?: AbortSignal; progress?(fraction: number, message: string): void; hint?: string },
+  ): Promise<CallResult<F>>;
 }
 
 export interface MapViewState {

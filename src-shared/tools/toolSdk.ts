@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { LayerInfo } from '../domain/layer.js';
 import type { HandleName, Handles } from './handles.js';
 
 export type Safety = 'read' | 'write' | 'destructive';
@@ -6,10 +7,33 @@ export type ExecChannel = 'main' | 'worker' | 'renderer';
 export type Caller = 'user' | 'model';
 export type CallerPolicy = 'user_and_model' | 'user_only';
 
-/** A layer the host loads once the call succeeds (`path` may carry `|layername=NAME`). */
+/**
+ * A layer the host loads once the call succeeds (`path` may carry `|layername=NAME`). `name`
+ * is a wish (the project makes it unique). `info`, when the tool already knows it (an
+ * algorithm describes what it wrote), spares the host a second look at the file; it is for
+ * the host only and is left out of what the model reads.
+ */
 export interface LoadLayerRequest {
   path: string;
   name?: string;
+  info?: LayerInfo;
+}
+
+/** A payload as the model reads it: the `load_layers` items without their host-only `info`. */
+export function payloadForModel(data: unknown): unknown {
+  const list = (data as { load_layers?: unknown } | null)?.load_layers;
+  if (!Array.isArray(list) || !list.some(hasInfo)) return data;
+  return { ...(data as object), load_layers: list.map((item: unknown) => (hasInfo(item) ? withoutInfo(item) : item)) };
+}
+
+function hasInfo(item: unknown): item is Record<string, unknown> {
+  return typeof item === 'object' && item !== null && 'info' in item;
+}
+
+function withoutInfo(item: Record<string, unknown>): Record<string, unknown> {
+  const rest = { ...item };
+  delete rest.info;
+  return rest;
 }
 
 export interface ToolContext<H extends HandleName> {
@@ -50,6 +74,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, H extends Handl
   icon: string;
   /** One line describing a call, for the approval dialog and the tool card. */
   summary(args: z.output<S>): string;
+  /**
+   * A line for the person in the conversation after a successful call that changed what they
+   * see (`Loaded layer …`), from the call's payload; null for none. Not shown to the model.
+   */
+  notice?(data: unknown): string | null;
   // permission
   safety: Safety;
   network?: boolean;
@@ -76,7 +105,13 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, H extends Handl
   execute(args: z.output<S>, ctx: ToolContext<H>): Promise<unknown>;
 }
 
-/** Keeps the schema's type flowing into `summary` and `execute` at the declaration site. */
+/**
+ * Keeps the schema's type flowing into `summary` and `execute` at the declaration site. The
+ * result is a plain `ToolDefinition` too (lists of tools are `readonly ToolDefinition[]`
+ * without casts): the handlers are methods, whose parameters TypeScript checks bivariantly,
+ * and that is sound here because the dispatcher only ever calls them with `def.input`'s own
+ * output and the handles `def.handles` names.
+ */
 export function defineTool<S extends z.ZodType, H extends HandleName>(def: ToolDefinition<S, H>): ToolDefinition<S, H> {
   return def;
 }
@@ -85,10 +120,19 @@ export function wireName(id: string): string {
   return id.replace(/\./g, '_');
 }
 
-/** Commands are the GUI's own actions (undo, modes): user only, never offered to the model. */
+/**
+ * Commands are the GUI's own actions (undo, modes): user only, never offered to the model.
+ * They pass the dispatcher like tools (validated, audited as the person's action); `run`
+ * throws a ToolFailure to end with a specific error (`not_allowed`: nothing to undo).
+ */
 export interface CommandDefinition<S extends z.ZodType = z.ZodType> {
   id: `${string}.${string}`;
   title: string;
   input: S;
   run(args: z.output<S>): Promise<unknown>;
+}
+
+/** Keeps the schema's type flowing into `run`, as `defineTool` does for tools. */
+export function defineCommand<S extends z.ZodType>(def: CommandDefinition<S>): CommandDefinition<S> {
+  return def;
 }

@@ -1,9 +1,6 @@
 import { z } from 'zod';
 import { sourceParam } from '../../src-shared/security/paramCapabilities.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
-import { callWorker } from './workerCall.js';
-
-const Answer = z.record(z.string(), z.unknown());
 
 export const describePath = defineTool({
   id: 'inspect.describe_path',
@@ -24,6 +21,6 @@ export const describePath = defineTool({
   timeoutMs: 120_000,
   summary: (a) => `Describe ${a.path}`,
   async execute(args, { handles, signal }) {
-    return callWorker(handles.gdal, 'inspect.describe_path', { path: args.path }, Answer, { signal });
+    return handles.gdal.call('inspect.describe_path', { path: args.path }, { signal });
   },
 });

@@ -10,7 +10,7 @@ import { saveQuery } from './saveQuery.js';
 import { sqlQuery } from './sqlQuery.js';
 
 /** The inspect family: read tools, plus save_query, the write twin of the SQL tool. */
-export const inspectTools = [
+export const inspectTools: readonly ToolDefinition[] = [
   listLayers,
   layerInfo,
   layerExtent,
@@ -20,4 +20,4 @@ export const inspectTools = [
   describePath,
   sqlQuery,
   saveQuery,
-] as unknown as readonly ToolDefinition[];
+];

@@ -1,10 +1,7 @@
 import { z } from 'zod';
-import { BBox } from '../../src-shared/domain/layer.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { findLayer } from '../layers/findLayer.js';
-import { callWorker, sourceOf } from './workerCall.js';
-
-const Answer = z.object({ extent: BBox, crs: z.string(), native_crs: z.unknown() });
+import { layerSource } from '../../src-shared/domain/source.js';
 
 export const layerExtent = defineTool({
   id: 'inspect.extent',
@@ -31,7 +28,7 @@ export const layerExtent = defineTool({
   async execute(args, { handles, signal }) {
     const layer = findLayer(handles.project, args.layer);
     const target = args.crs.trim().toLowerCase() === 'native' ? null : args.crs;
-    const answer = await callWorker(handles.gdal, 'inspect.extent', { source: sourceOf(layer), crs: target }, Answer, {
+    const answer = await handles.gdal.call('inspect.extent', { source: layerSource(layer), crs: target }, {
       signal,
       hint: "Give the CRS as an EPSG code such as 'EPSG:4326' or 'EPSG:3857'.",
     });

@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { findLayer, layerSummary } from '../layers/findLayer.js';
-import { callWorker, sourceOf } from './workerCall.js';
-
-const Details = z.record(z.string(), z.unknown());
+import { layerSource } from '../../src-shared/domain/source.js';
 
 export const layerInfo = defineTool({
   id: 'inspect.layer_info',
@@ -27,7 +25,7 @@ export const layerInfo = defineTool({
   async execute(args, { handles, signal }) {
     const layer = findLayer(handles.project, args.layer);
     try {
-      const details = await callWorker(handles.gdal, 'inspect.layer_details', { source: sourceOf(layer) }, Details, { signal });
+      const details = await handles.gdal.call('inspect.layer_details', { source: layerSource(layer) }, { signal });
       return { ...layerSummary(layer), ...details };
     } catch (err) {
       if (!(err instanceof ToolFailure) || err.code === 'cancelled') throw err;

@@ -1,5 +1,5 @@
 import type { ProjectHandle } from '../../src-shared/tools/handles.js';
-import { sourceOf } from './workerCall.js';
+import { layerSource } from '../../src-shared/domain/source.js';
 
 /**
  * The project's vector layers and tables as SQL tables named after the layers. Rasters have no
@@ -17,7 +17,7 @@ export function projectTables(project: ProjectHandle): { tables: { name: string;
       continue;
     }
     seen.add(layer.name);
-    tables.push({ name: layer.name, source: sourceOf(layer) });
+    tables.push({ name: layer.name, source: layerSource(layer) });
   }
   return { tables, notes };
 }

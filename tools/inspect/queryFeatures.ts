@@ -5,17 +5,7 @@ import { whereSyntaxProblem } from '../../src-shared/processing/sqlExpression.js
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { findLayer } from '../layers/findLayer.js';
-import { callWorker, sourceOf } from './workerCall.js';
-
-const Answer = z.object({
-  type: z.literal('FeatureCollection'),
-  features: z.array(z.unknown()),
-  total_count: z.number(),
-  returned: z.number(),
-  truncated: z.boolean(),
-  truncated_by: z.enum(['limit', 'size']).nullable(),
-  crs: z.string().nullable(),
-});
+import { layerSource } from '../../src-shared/domain/source.js';
 
 /** What the model reads must stay small; 60,000 characters ≈ 15,000 tokens. */
 const MAX_CHARS = 60_000;
@@ -83,11 +73,8 @@ export const queryFeatures = defineTool({
   },
   async execute(args, { handles, signal }) {
     const layer = findLayer(handles.project, args.layer);
-    const answer = await callWorker(
-      handles.gdal,
-      'inspect.query_features',
-      {
-        source: sourceOf(layer),
+    const answer = await handles.gdal.call('inspect.query_features', {
+        source: layerSource(layer),
         where: args.where ?? null,
         bbox: args.bbox ?? null,
         geometry: args.geometry ?? null,
@@ -96,10 +83,7 @@ export const queryFeatures = defineTool({
         limit: args.limit,
         include_geometry: args.include_geometry,
         max_chars: MAX_CHARS,
-      },
-      Answer,
-      { signal, hint: `Fields of '${layer.name}': ${layer.info.fields.map((f) => f.name).join(', ')}` },
-    );
+      }, { signal, hint: `Fields of '${layer.name}': ${layer.info.fields.map((f) => f.name).join(', ')}` });
     return { layer: layer.name, ...answer };
   },
 });

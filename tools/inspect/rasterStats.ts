@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { findLayer } from '../layers/findLayer.js';
-import { callWorker, sourceOf } from './workerCall.js';
-
-const Answer = z.record(z.string(), z.unknown());
+import { layerSource } from '../../src-shared/domain/source.js';
 
 export const rasterStats = defineTool({
   id: 'inspect.raster_stats',
@@ -50,19 +48,13 @@ export const rasterStats = defineTool({
   async execute(args, { handles, signal, progress }) {
     const layer = findLayer(handles.project, args.layer);
     const zones = args.zones ? findLayer(handles.project, args.zones) : null;
-    const answer = await callWorker(
-      handles.gdal,
-      'inspect.raster_stats',
-      {
-        source: sourceOf(layer),
+    const answer = await handles.gdal.call('inspect.raster_stats', {
+        source: layerSource(layer),
         bands: args.bands ?? null,
-        zones: zones ? sourceOf(zones) : null,
+        zones: zones ? layerSource(zones) : null,
         zone_field: args.zone_field ?? null,
         all_touched: args.all_touched,
-      },
-      Answer,
-      { signal, progress },
-    );
+      }, { signal, progress });
     return { layer: layer.name, ...(zones ? { zones_layer: zones.name } : {}), ...answer };
   },
 });

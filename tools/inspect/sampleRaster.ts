@@ -2,20 +2,7 @@ import { z } from 'zod';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { findLayer } from '../layers/findLayer.js';
-import { callWorker, sourceOf } from './workerCall.js';
-
-const Answer = z.object({
-  crs: z.string(),
-  bands: z.array(z.number()),
-  samples: z.array(
-    z.object({
-      x: z.number(),
-      y: z.number(),
-      pixel: z.tuple([z.number(), z.number()]).nullable(),
-      values: z.record(z.string(), z.number().nullable()),
-    }),
-  ),
-});
+import { layerSource } from '../../src-shared/domain/source.js';
 
 export const sampleRaster = defineTool({
   id: 'inspect.sample_raster',
@@ -53,13 +40,7 @@ export const sampleRaster = defineTool({
   },
   async execute(args, { handles, signal }) {
     const layer = findLayer(handles.project, args.layer);
-    const answer = await callWorker(
-      handles.gdal,
-      'inspect.sample_raster',
-      { source: sourceOf(layer), points: args.points, crs: args.crs, bands: args.bands ?? null },
-      Answer,
-      { signal, hint: "Give the points' CRS as an EPSG code, e.g. 'EPSG:4326' for [longitude, latitude]." },
-    );
+    const answer = await handles.gdal.call('inspect.sample_raster', { source: layerSource(layer), points: args.points, crs: args.crs, bands: args.bands ?? null }, { signal, hint: "Give the points' CRS as an EPSG code, e.g. 'EPSG:4326' for [longitude, latitude]." });
     return { layer: layer.name, ...answer };
   },
 });

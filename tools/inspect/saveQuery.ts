@@ -1,12 +1,10 @@
 import { z } from 'zod';
+import { formatSource } from '../../src-shared/domain/source.js';
 import { sqlParam } from '../../src-shared/security/paramCapabilities.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { projectTables } from './projectTables.js';
 import { requireQuery } from './sqlQuery.js';
-import { callWorker } from './workerCall.js';
-
-const Answer = z.object({ output: z.string(), featureCount: z.number(), notes: z.array(z.string()) });
 
 export const saveQuery = defineTool({
   id: 'inspect.save_query',
@@ -41,19 +39,13 @@ export const saveQuery = defineTool({
   },
   async execute(args, { handles, signal, progress }) {
     const { tables, notes } = projectTables(handles.project);
-    const answer = await callWorker(
-      handles.gdal,
-      'inspect.save_query',
-      { sql: requireQuery(args.sql, handles.project), tables, output: `${args.output_path!}|layername=${args.name}` },
-      Answer,
-      { signal, progress, hint: 'Check table and column names (the message lists them); try the query with inspect_sql first.' },
-    );
+    const answer = await handles.gdal.call('inspect.save_query', { sql: requireQuery(args.sql, handles.project), tables, output: formatSource({ path: args.output_path!, sublayer: args.name }) }, { signal, progress, hint: 'Check table and column names (the message lists them); try the query with inspect_sql first.' });
     return {
       output: answer.output,
       layer_name: args.name,
       feature_count: answer.featureCount,
       notes: [...notes, ...answer.notes],
-      load_layers: [{ path: answer.output, name: args.name }],
+      load_layers: [{ path: answer.output, name: args.name, info: answer.info }],
     };
   },
 });

@@ -5,7 +5,6 @@ import type { ProjectHandle } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { projectTables } from './projectTables.js';
-import { callWorker } from './workerCall.js';
 
 /**
  * The SQL tools' guard (src-shared/sql/checkQuery.ts) as a tool error the model can act on:
@@ -25,17 +24,6 @@ export function requireQuery(sql: string, project: ProjectHandle): string {
   }
   return check.sql;
 }
-
-const Answer = z.object({
-  columns: z.array(z.string()),
-  rows: z.array(z.record(z.string(), z.unknown())),
-  returned: z.number(),
-  total_rows: z.number(),
-  truncated: z.boolean(),
-  truncated_by: z.enum(['limit', 'size']).nullable(),
-  geometry: z.string(),
-  skipped_layers: z.array(z.string()).optional(),
-});
 
 const MAX_CHARS = 60_000;
 
@@ -69,13 +57,7 @@ export const sqlQuery = defineTool({
   async execute(args, { handles, signal }) {
     const { tables, notes } = projectTables(handles.project);
     if (tables.length === 0) throw new ToolFailure('invalid_params', 'The project has no vector layer or table to query.', false, 'Load one with layers_load.');
-    const answer = await callWorker(
-      handles.gdal,
-      'inspect.sql',
-      { sql: requireQuery(args.sql, handles.project), tables, limit: args.limit, include_geometry: args.include_geometry, max_chars: MAX_CHARS },
-      Answer,
-      { signal, hint: 'Check table and column names (the message lists them); quote names with spaces in double quotes.' },
-    );
+    const answer = await handles.gdal.call('inspect.sql', { sql: requireQuery(args.sql, handles.project), tables, limit: args.limit, include_geometry: args.include_geometry, max_chars: MAX_CHARS }, { signal, hint: 'Check table and column names (the message lists them); quote names with spaces in double quotes.' });
     return { ...answer, ...(notes.length ? { notes } : {}) };
   },
 });

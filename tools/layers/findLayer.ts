@@ -1,4 +1,5 @@
 import type { Layer } from '../../src-shared/domain/layer.js';
+import { layerSource } from '../../src-shared/domain/source.js';
 import type { ProjectHandle } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 
@@ -22,7 +23,7 @@ export function layerSummary(layer: Layer) {
     id: layer.id,
     name: layer.name,
     kind: layer.kind,
-    source: layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source,
+    source: layerSource(layer),
     crs: i.crs ? (i.crs.epsg ? `EPSG:${i.crs.epsg}` : i.crs.name) : null,
     geometry_type: i.geometryType,
     feature_count: i.featureCount,

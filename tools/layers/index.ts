@@ -8,4 +8,12 @@ import { setLayerVisibility } from './setLayerVisibility.js';
 import { zoomToLayer } from './zoomToLayer.js';
 
 /** The layers family (project writes, and zoom as a view change). */
-export const layerTools = [loadLayer, removeLayer, renameLayer, setLayerOpacity, setLayerVisibility, moveLayer, zoomToLayer] as unknown as readonly ToolDefinition[];
+export const layerTools: readonly ToolDefinition[] = [
+  loadLayer,
+  removeLayer,
+  renameLayer,
+  setLayerOpacity,
+  setLayerVisibility,
+  moveLayer,
+  zoomToLayer,
+];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import type { CallResult } from '../../src-shared/worker/workerCalls.js';
 import type { LayerInfo } from '../../src-shared/domain/layer.js';
-import { defaultLayerName, parseSource } from '../../src-shared/domain/source.js';
-import { defaultRasterStyle, defaultVectorStyle } from '../../src-shared/style/styleModel.js';
+import { defaultLayerName, formatSource, parseSource } from '../../src-shared/domain/source.js';
 import type { Handles } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { sourceParam } from '../../src-shared/security/paramCapabilities.js';
@@ -9,25 +9,7 @@ import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { isTiledLayer, tiledLayerNote } from '../../src-shared/style/vectorTiles.js';
 import { layerSummary } from './findLayer.js';
 
-/** What the worker's `layers.list_sublayers` says about each layer of a file. */
-const Listing = z.object({
-  layers: z.array(
-    z.object({
-      name: z.string(),
-      kind: z.enum(['vector', 'table', 'raster']),
-      geometry_type: z.string().nullable(),
-      feature_count: z.number().nullable(),
-    }),
-  ),
-});
-type Sublayer = z.infer<typeof Listing>['layers'][number];
-
-/** A name not yet used in the project: SQL and lookups by name need names to be unique. */
-function freeName(project: Handles['project'], wanted: string): string {
-  const taken = new Set(project.listLayers().map((l) => l.name));
-  if (!taken.has(wanted)) return wanted;
-  for (let n = 2; ; n++) if (!taken.has(`${wanted}_${n}`)) return `${wanted}_${n}`;
-}
+type Sublayer = CallResult<'layers.list_sublayers'>['layers'][number];
 
 interface LoadContext {
   handles: Pick<Handles, 'project' | 'gdal'>;
@@ -45,7 +27,7 @@ async function prepareDisplay(ctx: LoadContext, source: string, info: LayerInfo)
   if (info.kind === 'raster') {
     // A large raster without overviews gets them in the cache now (the worker decides; small
     // ones cost one look), so its first zoomed-out tiles do not resample every pixel.
-    const r = (await ctx.handles.gdal.call('display.prepare_raster', { source }, { signal: ctx.signal, progress: ctx.progress })) as { overviews?: number };
+    const r = await ctx.handles.gdal.call('display.prepare_raster', { source }, { signal: ctx.signal, progress: ctx.progress });
     return r.overviews ? `Overviews (${r.overviews} levels) were built in the app's cache for fast zoomed-out display; the file itself is unchanged.` : null;
   }
   if (!isTiledLayer({ kind: info.kind, info })) return null;
@@ -55,15 +37,14 @@ async function prepareDisplay(ctx: LoadContext, source: string, info: LayerInfo)
 
 async function add(ctx: LoadContext, path: string, sublayer: string | null, info: LayerInfo, name: string) {
   const { handles } = ctx;
-  const display = await prepareDisplay(ctx, sublayer ? `${path}|layername=${sublayer}` : path, info);
-  const index = handles.project.listLayers().length;
+  const display = await prepareDisplay(ctx, formatSource({ path, sublayer }), info);
   const layer = handles.project.addLayer({
-    name: freeName(handles.project, name),
+    // A wish: the project makes it unique.
+    name,
     source: path,
     sublayer,
     info,
-    // A table is never drawn; it keeps a vector style so it can gain geometry by a join later.
-    style: info.kind === 'raster' ? defaultRasterStyle() : defaultVectorStyle(index),
+    // The default style of its kind; a table keeps a vector style so it can gain geometry by a join later.
   });
   return { ...layerSummary(layer), ...(display ? { display } : {}) };
 }
@@ -71,6 +52,14 @@ async function add(ctx: LoadContext, path: string, sublayer: string | null, info
 /** Raster tables and layers with something in them; empty GPX waypoint/route layers are skipped. */
 function loadable(s: Sublayer): boolean {
   return s.kind === 'raster' || (s.feature_count ?? 1) !== 0;
+}
+
+/** The line the person reads after `layers.load` loaded one layer: its name, kind, size and CRS. */
+function loadedNotice(data: unknown): string | null {
+  const layer = (data as { layer?: { name?: string; kind?: string; feature_count?: number | null; crs?: string | null } } | null)?.layer;
+  if (!layer?.name) return null;
+  const count = layer.kind === 'vector' && layer.feature_count != null ? `, ${layer.feature_count.toLocaleString('en')} features` : '';
+  return `Loaded layer ${layer.name} (${layer.kind}${count}${layer.crs ? `, ${layer.crs}` : ''})`;
 }
 
 export const loadLayer = defineTool({
@@ -99,10 +88,11 @@ export const loadLayer = defineTool({
   exec: 'main',
   handles: ['project', 'gdal'],
   summary: (a) => `Load ${a.path}${a.all_sublayers ? ' (all layers)' : ''}${a.name ? ` as '${a.name}'` : ''}`,
+  notice: loadedNotice,
   async execute(args, { handles, signal, progress }) {
     const ctx: LoadContext = { handles, signal, progress };
     const ref = parseSource(args.path);
-    const first = await handles.gdal.describe(args.path);
+    const first = await handles.gdal.call('layers.describe', { source: args.path });
     if (ref.sublayer) {
       const layer = await add(ctx, ref.path, ref.sublayer, first, args.name ?? defaultLayerName(ref));
       return { layer, other_sublayers: first.sublayers.filter((s) => s !== ref.sublayer) };
@@ -112,24 +102,22 @@ export const loadLayer = defineTool({
       return { layer, other_sublayers: [] };
     }
 
-    const listing = Listing.safeParse(await handles.gdal.call('layers.list_sublayers', { path: ref.path }));
-    if (!listing.success) throw new ToolFailure('handler_error', 'The GIS worker sent an unexpected list of layers.', true);
-    const sublayers = listing.data.layers;
+    const sublayers = (await handles.gdal.call('layers.list_sublayers', { path: ref.path })).layers;
     const candidates = sublayers.filter(loadable);
     if (candidates.length === 0) throw new ToolFailure('handler_error', `Every layer of ${ref.path} is empty.`, false);
 
     if (args.all_sublayers) {
       const loaded = [];
       for (const s of candidates) {
-        const source = `${ref.path}|layername=${s.name}`;
-        loaded.push(await add(ctx, ref.path, s.name, await handles.gdal.describe(source), s.name));
+        const source = formatSource({ path: ref.path, sublayer: s.name });
+        loaded.push(await add(ctx, ref.path, s.name, await handles.gdal.call('layers.describe', { source }), s.name));
       }
       const skipped = sublayers.filter((s) => !loadable(s)).map((s) => s.name);
       return { layers: loaded, ...(skipped.length ? { skipped_empty: skipped } : {}) };
     }
 
     const chosen = candidates[0]!;
-    const info = chosen.name === first.sublayers[0] && first.kind !== 'raster' ? first : await handles.gdal.describe(`${ref.path}|layername=${chosen.name}`);
+    const info = chosen.name === first.sublayers[0] && first.kind !== 'raster' ? first : await handles.gdal.call('layers.describe', { source: formatSource({ path: ref.path, sublayer: chosen.name }) });
     const layer = await add(ctx, ref.path, chosen.name, info, args.name ?? chosen.name);
     return {
       layer,

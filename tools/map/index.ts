@@ -4,4 +4,4 @@ import { mapScreenshot } from './mapScreenshot.js';
 import { mapSelection } from './selection.js';
 
 /** Questions the renderer answers (exec: renderer). */
-export const mapTools = [currentView, mapScreenshot, mapSelection] as unknown as readonly ToolDefinition[];
+export const mapTools: readonly ToolDefinition[] = [currentView, mapScreenshot, mapSelection];

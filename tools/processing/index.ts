@@ -4,4 +4,4 @@ import { listAlgorithms } from './listAlgorithms.js';
 import { runAlgorithm } from './runAlgorithm.js';
 
 /** The processing family: one `run` tool over the catalogue, with its helpers. */
-export const processingTools = [listAlgorithms, describeAlgorithm, runAlgorithm] as unknown as readonly ToolDefinition[];
+export const processingTools: readonly ToolDefinition[] = [listAlgorithms, describeAlgorithm, runAlgorithm];

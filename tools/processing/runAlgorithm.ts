@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatSource, layerSource } from '../../src-shared/domain/source.js';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import { ALGORITHMS, findAlgorithm } from '../../src-shared/processing/catalogue.js';
 import type { AlgorithmSpec } from '../../src-shared/processing/algorithmSpec.js';
@@ -67,21 +68,18 @@ export const runAlgorithm = defineTool({
     const spec = findAlgorithm(args.algorithm)!;
     const params: Record<string, unknown> = { ...args.params };
     for (const key of spec.layerParams) {
-      const toSource = (ref: string): string => {
-        const layer = findLayer(handles.project, ref);
-        return layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source;
-      };
+      const toSource = (ref: string): string => layerSource(findLayer(handles.project, ref));
       if (Array.isArray(params[key])) params[key] = layerRefs(params[key]).map(toSource);
       else if (params[key] !== undefined) params[key] = toSource(String(params[key]));
     }
-    const output = spec.output === 'vector' ? `${args.output_path!}|layername=${args.output_name!}` : args.output_path!;
-    const result = await handles.gdal.runAlgorithm({ algorithm: spec.id, params, output }, { signal, progress });
+    const output = formatSource({ path: args.output_path!, sublayer: spec.output === 'vector' ? args.output_name! : null });
+    const result = await handles.gdal.call('processing.run', { algorithm: spec.id, params, output }, { signal, progress });
     return {
       output: result.output,
       feature_count: result.featureCount,
       notes: result.notes,
       ...(result.report ? { report: result.report } : {}),
-      load_layers: [{ path: result.output, name: args.output_name! }],
+      load_layers: [{ path: result.output, name: args.output_name!, info: result.info }],
     };
   },
 });

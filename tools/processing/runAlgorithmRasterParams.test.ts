@@ -6,10 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { AlgorithmRequest, GdalHandle } from '../../src-shared/tools/handles.js';
-import { runAlgorithm } from './runAlgorithm.js';
 import { expectRefusal } from '../expectRefusal.js';
-import { fakeLayer, fakeProject } from '../toolTestFakes.js';
+import { fakeLayer } from '../toolTestFakes.js';
+import { runAlgorithmHarness } from './runAlgorithmTestKit.js';
 
 const LUX: [number, number, number, number] = [5.7, 49.4, 6.5, 50.2];
 const layer = (id: string, kind: 'vector' | 'raster', source: string, sublayer: string | null = null) =>
@@ -21,25 +20,7 @@ const LAYERS = [
   layer('cantons', 'vector', '/data/lux.gpkg', 'cantons'),
 ];
 
-function harness() {
-  const requests: AlgorithmRequest[] = [];
-  const project = fakeProject(LAYERS);
-  const gdal = {
-    async runAlgorithm(req: AlgorithmRequest) {
-      requests.push(req);
-      return { output: req.output, featureCount: null, notes: [] };
-    },
-  } as unknown as GdalHandle;
-  const handles = { project, gdal };
-  const ctx = { handles, caller: 'model' as const, signal: new AbortController().signal, progress: () => {} };
-  async function run(args: { algorithm: string; params: Record<string, unknown>; output_name?: string }) {
-    const parsed = runAlgorithm.input.parse(args);
-    const prepared = await runAlgorithm.prepare!(parsed, ctx);
-    await runAlgorithm.execute(prepared.args, ctx);
-    return { prepared, request: requests.at(-1)! };
-  }
-  return { run };
-}
+const harness = () => runAlgorithmHarness(LAYERS, (req) => ({ output: req.output, featureCount: null, notes: [] }));
 
 describe('processing_run with raster algorithms', () => {
   test('an array of layers reaches the worker as an array of sources', async () => {

@@ -8,34 +8,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { LayerKind } from '../../src-shared/domain/layer.js';
-import type { AlgorithmRequest, GdalHandle } from '../../src-shared/tools/handles.js';
-import { runAlgorithm } from './runAlgorithm.js';
 import { expectRefusal } from '../expectRefusal.js';
-import { fakeLayer, fakeProject } from '../toolTestFakes.js';
+import { fakeLayer } from '../toolTestFakes.js';
+import { runAlgorithmHarness } from './runAlgorithmTestKit.js';
 
 const layer = (id: string, kind: LayerKind, source: string, sublayer: string | null = null) => fakeLayer({ name: id, kind, source, sublayer, info: { featureCount: 177 } });
 
 const LAYERS = [layer('world', 'vector', '/data/world.gpkg', 'world'), layer('wb', 'table', '/data/worldbank_df.csv')];
 const REPORT = { matched_features: 174, input_keys_without_match: ['XK'] };
 
-function harness() {
-  const requests: AlgorithmRequest[] = [];
-  const project = fakeProject(LAYERS);
-  const gdal = {
-    async runAlgorithm(req: AlgorithmRequest) {
-      requests.push(req);
-      return { output: req.output, featureCount: 177, notes: ['Joined 174 of 177 features'], report: REPORT };
-    },
-  } as unknown as GdalHandle;
-  const ctx = { handles: { project, gdal }, caller: 'model' as const, signal: new AbortController().signal, progress: () => {} };
-  async function run(args: { algorithm: string; params: Record<string, unknown>; output_name?: string }) {
-    const parsed = runAlgorithm.input.parse(args);
-    const prepared = await runAlgorithm.prepare!(parsed, ctx);
-    const result = (await runAlgorithm.execute(prepared.args, ctx)) as Record<string, unknown>;
-    return { prepared, request: requests.at(-1)!, result };
-  }
-  return { run };
-}
+const harness = () => runAlgorithmHarness(LAYERS, (req) => ({ output: req.output, featureCount: 177, notes: ['Joined 174 of 177 features'], report: REPORT }));
 
 describe('processing_run with vector algorithms', () => {
   test('join_by_field takes a table layer, resolves both sources and hands the report to the model', async () => {

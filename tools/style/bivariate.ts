@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { BIVARIATE_PALETTE } from '../../src-shared/style/colourRamps.js';
-import { ClassifyResult, STYLE_FUNCTION_NAMES } from '../../src-shared/style/styleCalls.js';
 import type { BivariateStyle } from '../../src-shared/style/styleModel.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import type { GdalHandle } from '../../src-shared/tools/handles.js';
 import type { Layer } from '../../src-shared/domain/layer.js';
-import { applySymbolParams, callStyleFunction, ColourParam, currentSymbol, fmt, requireField, saveStyle, sourceOf, SymbolParams, vectorLayer } from './styleLayer.js';
+import { layerSource } from '../../src-shared/domain/source.js';
+import { applySymbolParams, ColourParam, currentSymbol, fmt, requireField, saveStyle, SymbolParams, vectorLayer } from './styleLayer.js';
 
 const Breaks = z.tuple([z.number(), z.number(), z.number(), z.number()]);
 
 async function terciles(gdal: GdalHandle, layer: Layer, field: string, param: string, signal: AbortSignal): Promise<[number, number, number, number]> {
-  const r = await callStyleFunction(gdal, STYLE_FUNCTION_NAMES.classify, { source: sourceOf(layer), field, method: 'quantile', classes: 3 }, ClassifyResult, signal);
+  const r = await gdal.call('style.classify', { source: layerSource(layer), field, method: 'quantile', classes: 3 }, { signal });
   if (r.breaks.length !== 4) {
     throw new ToolFailure('invalid_params', `${param}: '${field}' has too few distinct values for three classes.`, false, 'Choose a field with more varied values.');
   }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { categoryColours } from '../../src-shared/style/colourRamps.js';
-import { STYLE_FUNCTION_NAMES, UniqueValuesResult } from '../../src-shared/style/styleCalls.js';
 import { CategoryValue, type CategorizedStyle } from '../../src-shared/style/styleModel.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
-import { applySymbolParams, callStyleFunction, ColourParam, currentSymbol, requireField, saveStyle, sourceOf, SymbolParams, vectorLayer } from './styleLayer.js';
+import { layerSource } from '../../src-shared/domain/source.js';
+import { applySymbolParams, ColourParam, currentSymbol, requireField, saveStyle, SymbolParams, vectorLayer } from './styleLayer.js';
 
 const Category = z.object({
   value: CategoryValue.describe('A value of the field (null for features without one)'),
@@ -42,13 +42,7 @@ export const categorize = defineTool({
     let other = 0;
     let distinct: number | null = null;
     if (!categories) {
-      const found = await callStyleFunction(
-        handles.gdal,
-        STYLE_FUNCTION_NAMES.uniqueValues,
-        { source: sourceOf(layer), field: args.field, limit: args.max_categories },
-        UniqueValuesResult,
-        signal,
-      );
+      const found = await handles.gdal.call('style.unique_values', { source: layerSource(layer), field: args.field, limit: args.max_categories }, { signal });
       const colours = categoryColours(found.values.length);
       categories = found.values.map((v, i) => ({ value: v.value, colour: colours[i]!, label: v.value === null ? '(no value)' : String(v.value), count: v.count }));
       other = found.otherFeatures;

@@ -1,24 +1,11 @@
 import { z } from 'zod';
 import { ClassMethod } from '../../src-shared/style/classify.js';
 import { RampName, sampleRamp } from '../../src-shared/style/colourRamps.js';
-import { ClassifyResult, STYLE_FUNCTION_NAMES } from '../../src-shared/style/styleCalls.js';
 import type { GraduatedStyle } from '../../src-shared/style/styleModel.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
-import {
-  applySymbolParams,
-  callStyleFunction,
-  classTable,
-  ColourParam,
-  currentSymbol,
-  fmt,
-  requireField,
-  saveStyle,
-  sourceOf,
-  SymbolParams,
-  vectorLayer,
-  type Preview,
-} from './styleLayer.js';
+import { layerSource } from '../../src-shared/domain/source.js';
+import { applySymbolParams, classTable, ColourParam, currentSymbol, fmt, requireField, saveStyle, SymbolParams, vectorLayer, type Preview } from './styleLayer.js';
 
 export const graduate = defineTool({
   id: 'style.graduate',
@@ -59,13 +46,7 @@ export const graduate = defineTool({
       const preview: Preview = { layer: layer.name, field: args.field, method: 'manual', breaks: b.map(fmt).join(', ') };
       return { args: { ...args, classes: b.length - 1 }, preview };
     }
-    const result = await callStyleFunction(
-      handles.gdal,
-      STYLE_FUNCTION_NAMES.classify,
-      { source: sourceOf(layer), field: args.field, method: args.method, classes: args.classes },
-      ClassifyResult,
-      signal,
-    );
+    const result = await handles.gdal.call('style.classify', { source: layerSource(layer), field: args.field, method: args.method, classes: args.classes }, { signal });
     if (result.valid === 0) {
       throw new ToolFailure('invalid_params', `field: '${args.field}' of '${layer.name}' has no numeric values (${result.nulls} features without one).`, false, 'Choose another field (inspect_layer_info lists them).');
     }

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { RampName } from '../../src-shared/style/colourRamps.js';
-import { ClassifyResult, STYLE_FUNCTION_NAMES } from '../../src-shared/style/styleCalls.js';
 import type { HeatmapStyle } from '../../src-shared/style/styleModel.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
-import { callStyleFunction, geometryOf, requireField, saveStyle, sourceOf, vectorLayer } from './styleLayer.js';
+import { layerSource } from '../../src-shared/domain/source.js';
+import { geometryOf, requireField, saveStyle, vectorLayer } from './styleLayer.js';
 
 export const heatmap = defineTool({
   id: 'style.heatmap',
@@ -40,7 +40,7 @@ export const heatmap = defineTool({
     if (args.weight_field) {
       requireField(layer, args.weight_field, { numeric: true, param: 'weight_field' });
       if (weightMax === null) {
-        const stats = await callStyleFunction(handles.gdal, STYLE_FUNCTION_NAMES.classify, { source: sourceOf(layer), field: args.weight_field, method: 'equal_interval', classes: 1 }, ClassifyResult, signal);
+        const stats = await handles.gdal.call('style.classify', { source: layerSource(layer), field: args.weight_field, method: 'equal_interval', classes: 1 }, { signal });
         weightMax = stats.max !== null && stats.max > 0 ? stats.max : null;
       }
     }

@@ -12,7 +12,7 @@ import { rules } from './rules.js';
 import { setSimpleStyle } from './setSimple.js';
 
 /** The style family (write tools that change how layers are drawn). */
-export const styleTools = [
+export const styleTools: readonly ToolDefinition[] = [
   setSimpleStyle,
   categorize,
   graduate,
@@ -24,4 +24,4 @@ export const styleTools = [
   rasterHillshade,
   rasterRgb,
   rasterGrey,
-] as unknown as readonly ToolDefinition[];
+];

@@ -1,19 +1,13 @@
 import type { Layer } from '../../src-shared/domain/layer.js';
-import { RasterCutResult, STYLE_FUNCTION_NAMES } from '../../src-shared/style/styleCalls.js';
 import { CUMULATIVE_CUT } from '../../src-shared/style/styleModel.js';
 import type { GdalHandle } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
-import { callStyleFunction, sourceOf } from './styleLayer.js';
+import { layerSource } from '../../src-shared/domain/source.js';
+import {  } from './styleLayer.js';
 
 /** The 2–98 % cumulative cut of bands, computed by GDAL in the worker; fails for an all-nodata band. */
 export async function cumulativeCut(gdal: GdalHandle, layer: Layer, bands: readonly number[], signal: AbortSignal): Promise<{ band: number; min: number; max: number }[]> {
-  const result = await callStyleFunction(
-    gdal,
-    STYLE_FUNCTION_NAMES.rasterCut,
-    { source: sourceOf(layer), bands: [...new Set(bands)], lower: CUMULATIVE_CUT[0], upper: CUMULATIVE_CUT[1] },
-    RasterCutResult,
-    signal,
-  );
+  const result = await gdal.call('style.raster_cut', { source: layerSource(layer), bands: [...new Set(bands)], lower: CUMULATIVE_CUT[0], upper: CUMULATIVE_CUT[1] }, { signal });
   return bands.map((band) => {
     const b = result.bands.find((r) => r.band === band);
     if (!b || b.min === null || b.max === null) {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { filterFields, FilterSyntaxError, parseFilter } from '../../src-shared/style/ruleFilter.js';
-import { CountRulesResult, STYLE_FUNCTION_NAMES } from '../../src-shared/style/styleCalls.js';
 import type { RuleBasedStyle } from '../../src-shared/style/styleModel.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
-import { applySymbolParams, callStyleFunction, ColourParam, currentSymbol, requireField, saveStyle, sourceOf, SymbolParams, vectorLayer } from './styleLayer.js';
+import { layerSource } from '../../src-shared/domain/source.js';
+import { applySymbolParams, ColourParam, currentSymbol, requireField, saveStyle, SymbolParams, vectorLayer } from './styleLayer.js';
 
 const FILTER_HELP =
   "Filters compare a field with a value: POP_EST > 1000000, CONTINENT = 'Africa', NAME in ('Chad', 'Niger'), " +
@@ -51,13 +51,7 @@ export const rules = defineTool({
       }
       for (const field of filterFields(node)) requireField(layer, field, { param: `rules[${i}].filter` });
     });
-    const counted = await callStyleFunction(
-      handles.gdal,
-      STYLE_FUNCTION_NAMES.countRules,
-      { source: sourceOf(layer), filters: args.rules.map((r) => r.filter) },
-      CountRulesResult,
-      signal,
-    );
+    const counted = await handles.gdal.call('style.count_rules', { source: layerSource(layer), filters: args.rules.map((r) => r.filter) }, { signal });
     const preview: Record<string, string | number | boolean | null> = { layer: layer.name };
     args.rules.forEach((r, i) => {
       preview[`rule ${i + 1}`] = `${r.filter} → ${r.colour} (${counted.counts[i] ?? 0} features)`;
@@ -77,7 +71,7 @@ export const rules = defineTool({
       },
       args,
     );
-    const counted = await callStyleFunction(handles.gdal, STYLE_FUNCTION_NAMES.countRules, { source: sourceOf(layer), filters: args.rules.map((r) => r.filter) }, CountRulesResult, signal);
+    const counted = await handles.gdal.call('style.count_rules', { source: layerSource(layer), filters: args.rules.map((r) => r.filter) }, { signal });
     return {
       ...saveStyle(handles.project, layer, style),
       rules: style.rules.map((r, i) => ({ filter: r.filter, colour: r.colour, features: counted.counts[i] ?? 0 })),

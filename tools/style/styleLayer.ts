@@ -3,7 +3,7 @@ import type { Layer } from '../../src-shared/domain/layer.js';
 import { geometryKindOf } from '../../src-shared/style/compileLayerStyle.js';
 import { formatNumber } from '../../src-shared/style/formatNumber.js';
 import { defaultVectorStyle, isLabelledStyle, type LabelStyle, type LayerStyle } from '../../src-shared/style/styleModel.js';
-import type { GdalHandle, ProjectHandle } from '../../src-shared/tools/handles.js';
+import type { ProjectHandle } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { findLayer } from '../layers/findLayer.js';
 
@@ -15,10 +15,6 @@ export type Preview = Record<string, string | number | boolean | null>;
 export const NUMERIC_TYPES = new Set(['integer', 'integer64', 'real']);
 
 export const ColourParam = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb');
-
-export function sourceOf(layer: Layer): string {
-  return layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source;
-}
 
 export function vectorLayer(project: ProjectHandle, ref: string): Layer {
   const layer = findLayer(project, ref);
@@ -71,12 +67,6 @@ export function requireField(layer: Layer, field: string, opts: { numeric?: bool
       `Numeric fields of '${layer.name}': ${fieldList(layer, true)}. For text values use style_categorize.`,
     );
   }
-}
-
-/** Calls a style worker function and validates what comes back. */
-export async function callStyleFunction<T>(gdal: GdalHandle, fn: string, args: unknown, schema: z.ZodType<T>, signal: AbortSignal): Promise<T> {
-  const raw = await gdal.call(fn, args, { signal });
-  return schema.parse(raw);
 }
 
 /** What a new vector style inherits from the current one: outline, sizes, opacity and labels. */

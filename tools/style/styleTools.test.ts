@@ -85,7 +85,7 @@ describe('style tools', { skip }, () => {
       ['landsat', 'L7_ETMs.tif'],
     ] as const) {
       const source = path.join(FIX, file);
-      const info = (await worker.request({ op: 'describe', source })) as LayerInfo;
+      const info = (await worker.call('layers.describe', { source })) as LayerInfo;
       const ref = parseSource(source);
       project.addLayer({ name, source: ref.path, sublayer: ref.sublayer, info, style: info.kind === 'raster' ? defaultRasterStyle() : defaultVectorStyle(0) });
     }

@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../../../src-shared/domain/chat.js';
 import type { ToolResult } from '../../../src-shared/tools/toolResult.js';
+import { payloadForModel } from '../../../src-shared/tools/toolSdk.js';
 import type { ModelMessage } from '../../model/modelClient.js';
 
 const INTERRUPTED: ToolResult = {
@@ -8,9 +9,10 @@ const INTERRUPTED: ToolResult = {
 };
 
 /**
- * The saved conversation as the model sees it. Notices are for the person only. A call that
- * never got its result (the app was killed mid-run) is answered as cancelled, because
- * providers reject a history with an unanswered tool call.
+ * The saved conversation as the model sees it. Notices are for the person only, and so is
+ * what a payload tells the host alone (`load_layers[].info`). A call that never got its result
+ * (the app was killed mid-run) is answered as cancelled, because providers reject a history
+ * with an unanswered tool call.
  */
 export function historyToModelMessages(messages: readonly ChatMessage[]): ModelMessage[] {
   const results = new Map<string, ToolResult>();
@@ -26,9 +28,15 @@ export function historyToModelMessages(messages: readonly ChatMessage[]): ModelM
       // The id lets the run attach the reasoning it kept in memory (streamTurn, reasoningMemory).
       out.push(calls.length ? { role: 'assistant', content: m.text, toolCalls: calls, messageId: m.id } : { role: 'assistant', content: m.text, messageId: m.id });
       for (const call of calls) {
-        out.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify(results.get(call.id) ?? INTERRUPTED) });
+        out.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify(resultForModel(results.get(call.id) ?? INTERRUPTED)) });
       }
     }
   }
   return out;
+}
+
+function resultForModel(result: ToolResult): ToolResult {
+  if (!result.ok) return result;
+  const data = payloadForModel(result.data);
+  return data === result.data ? result : { ok: true, data };
 }

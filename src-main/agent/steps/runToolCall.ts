@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, ToolCallRequest, ToolCallStatus } from '../../../src-shared/domain/chat.js';
 import type { ToolResult } from '../../../src-shared/tools/toolResult.js';
-import type { DispatchOutcome, ToolDispatcher } from '../../tool-host/toolDispatcher.js';
+import type { DispatchOutcome, DispatchRequest, ToolDispatcher } from '../../tool-host/toolDispatcher.js';
+import type { RegisteredTool } from '../../tool-host/toolRegistry.js';
 import type { RunContext } from '../runContext.js';
 import type { CallGuards } from './callGuards.js';
 
@@ -29,24 +30,24 @@ export async function runToolCall(ctx: RunContext, dispatcher: ToolDispatcher, g
   };
   update({});
 
+  const req: DispatchRequest = {
+    name: call.name,
+    rawArgs: call.arguments,
+    caller: 'model',
+    callId: call.id,
+    runId: ctx.runId,
+    conversationId: ctx.conversationId,
+    signal: ctx.signal,
+    onValidated: (tool, args, summary) => update({ toolId: tool.def.id, title: tool.def.title, args, summary }),
+    onStatus: (status) => update({ status }),
+    onProgress: (fraction, message) => ctx.emit('tool/progress', { callId: call.id, fraction, message }),
+  };
+  // A call the loop guards answer is not run, but it is audited like any refusal.
   const blocked = guards.before(call);
-  const outcome: DispatchOutcome = blocked
-    ? { result: blocked, tool: null, args: card.args, durationMs: null, loadedLayers: [] }
-    : await dispatcher.dispatch({
-        name: call.name,
-        rawArgs: call.arguments,
-        caller: 'model',
-        callId: call.id,
-        runId: ctx.runId,
-        conversationId: ctx.conversationId,
-        signal: ctx.signal,
-        onValidated: (tool, args, summary) => update({ toolId: tool.def.id, title: tool.def.title, args, summary }),
-        onStatus: (status) => update({ status }),
-        onProgress: (fraction, message) => ctx.emit('tool/progress', { callId: call.id, fraction, message }),
-      });
+  const outcome: DispatchOutcome = blocked ? dispatcher.refuse(req, blocked) : await dispatcher.dispatch(req);
   const status: ToolCallStatus = outcome.result.ok ? 'ok' : outcome.result.error.code === 'rejected_by_user' ? 'rejected' : 'error';
   update({ status, durationMs: outcome.durationMs, result: outcome.result });
-  const notice = noticeFor(card.toolId, outcome.result);
+  const notice = outcome.result.ok ? noticeOf(outcome.tool, outcome.result.data) : null;
   if (notice) ctx.save({ id: randomUUID(), role: 'notice', text: notice, level: 'info' });
   for (const name of outcome.loadedLayers) ctx.save({ id: randomUUID(), role: 'notice', text: `Loaded layer ${name} (tool output)`, level: 'info' });
   return outcome.result;
@@ -60,11 +61,11 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** A line for the person when a call changed what they see. */
-function noticeFor(toolId: string | null, result: ToolResult): string | null {
-  if (!result.ok || toolId !== 'layers.load') return null;
-  const layer = (result.data as { layer?: { name?: string; kind?: string; feature_count?: number | null; crs?: string | null } }).layer;
-  if (!layer?.name) return null;
-  const count = layer.kind === 'vector' && layer.feature_count != null ? `, ${layer.feature_count.toLocaleString('en')} features` : '';
-  return `Loaded layer ${layer.name} (${layer.kind}${count}${layer.crs ? `, ${layer.crs}` : ''})`;
+/** The tool's line for the person when a call changed what they see (its `notice` face). */
+function noticeOf(tool: RegisteredTool | null, data: unknown): string | null {
+  try {
+    return tool?.def.notice?.(data) ?? null;
+  } catch {
+    return null;
+  }
 }

@@ -1,15 +1,20 @@
-import { DISPLAY_FUNCTIONS } from './displayFunctions.js';
+import type { WorkerCallName } from '../../../src-shared/worker/workerCalls.js';
+import { DISPLAY_FUNCTIONS, TABLE_FUNCTIONS } from './displayFunctions.js';
 import { INSPECT_FUNCTIONS } from './inspectFunctions.js';
 import { LAYERS_FUNCTIONS } from './layersFunctions.js';
-import { RASTER_FUNCTIONS } from './rasterFunctions.js';
+import { PROCESSING_FUNCTIONS } from './processingFunctions.js';
 import { STYLE_FUNCTIONS } from './styleFunctions.js';
 import type { WorkerFunction } from './types.js';
 
-/** Every named worker function; families keep their own files so they can grow apart. */
-export const WORKER_FUNCTIONS: Record<string, WorkerFunction> = {
-  ...INSPECT_FUNCTIONS,
+/**
+ * Every function of the worker contract, by name; families keep their own files so they can
+ * grow apart. The type makes a contract name without an implementation a build error.
+ */
+export const WORKER_FUNCTIONS: { [F in WorkerCallName]: WorkerFunction<F> } = {
   ...LAYERS_FUNCTIONS,
+  ...INSPECT_FUNCTIONS,
   ...STYLE_FUNCTIONS,
-  ...RASTER_FUNCTIONS,
   ...DISPLAY_FUNCTIONS,
+  ...TABLE_FUNCTIONS,
+  ...PROCESSING_FUNCTIONS,
 };

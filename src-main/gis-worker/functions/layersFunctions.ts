@@ -1,16 +1,9 @@
-import { z } from 'zod';
-import { BadInputError } from '../errors.js';
+import { describeSource } from '../describeSource.js';
 import { describeFile } from '../inspect/describePath.js';
-import type { WorkerFunction } from './types.js';
+import type { WorkerFamily } from './types.js';
 
-const SublayersArgs = z.object({ path: z.string().min(1) });
-
-/** Worker functions of the layers family, by name. */
-export const LAYERS_FUNCTIONS: Record<string, WorkerFunction> = {
-  /** The layers of a file (vector, table, GeoPackage raster tables) with counts: what to load. */
-  'layers.list_sublayers': async (args) => {
-    const r = SublayersArgs.safeParse(args);
-    if (!r.success) throw new BadInputError('layers.list_sublayers needs { path }');
-    return describeFile(r.data.path, { withFields: false, exactCounts: true });
-  },
+/** The layers family (src-shared/worker/layerCalls.ts). */
+export const LAYERS_FUNCTIONS: WorkerFamily<'layers'> = {
+  'layers.describe': (a, ctx) => describeSource(a.source, ctx.signal),
+  'layers.list_sublayers': (a) => describeFile(a.path, { withFields: false, exactCounts: true }),
 };

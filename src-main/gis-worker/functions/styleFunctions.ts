@@ -1,33 +1,15 @@
 import { classBreaks, classCounts } from '../../../src-shared/style/classify.js';
 import { filterSql, parseFilter, FilterSyntaxError, filterFields } from '../../../src-shared/style/ruleFilter.js';
-import {
-  ClassifyArgs,
-  CountRulesArgs,
-  LabelPointsArgs,
-  RasterCutArgs,
-  STYLE_FUNCTION_NAMES,
-  UniqueValuesArgs,
-  type ClassifyResult,
-  type CountRulesResult,
-  type RasterCutResult,
-  type UniqueValuesResult,
-} from '../../../src-shared/style/styleCalls.js';
+import type { ClassifyResult, CountRulesResult, RasterCutResult, UniqueValuesResult } from '../../../src-shared/worker/styleCalls.js';
 import { BadInputError, throwIfCancelled } from '../errors.js';
 import { openSource } from '../openSource.js';
 import { cumulativeCut } from '../style/cumulativeCut.js';
 import { categoryValue, eachRow, numericValues, quoteIdent, withVector } from '../style/fieldValues.js';
 import { labelPoints } from '../style/labelPoints.js';
-import type { WorkerFunction } from './types.js';
-
-function parseArgs<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { message: string } } }, args: unknown, fn: string): T {
-  const parsed = schema.safeParse(args);
-  if (!parsed.success) throw new BadInputError(`${fn}: invalid arguments: ${parsed.error.message}`);
-  return parsed.data;
-}
+import type { WorkerFamily, WorkerFunction } from './types.js';
 
 /** Reads a numeric field and computes class breaks and counts (see src-shared/style/classify.ts). */
-const classify: WorkerFunction = async (raw, ctx) => {
-  const args = parseArgs(ClassifyArgs, raw, STYLE_FUNCTION_NAMES.classify);
+const classify: WorkerFunction<'style.classify'> = async (args, ctx) => {
   return withVector(args.source, [args.field], async (opened) => {
     ctx.progress(0, `Reading ${args.field}`);
     const { sorted, nulls } = await numericValues(opened, args.field, ctx.signal);
@@ -47,8 +29,7 @@ const classify: WorkerFunction = async (raw, ctx) => {
 };
 
 /** Distinct values with counts, most frequent first, cut at `limit`. */
-const uniqueValues: WorkerFunction = async (raw, ctx) => {
-  const args = parseArgs(UniqueValuesArgs, raw, STYLE_FUNCTION_NAMES.uniqueValues);
+const uniqueValues: WorkerFunction<'style.unique_values'> = async (args, ctx) => {
   return withVector(args.source, [args.field], async (opened) => {
     const f = quoteIdent(args.field);
     const rows: { value: string | number | boolean | null; count: number }[] = [];
@@ -79,8 +60,7 @@ function compareValues(a: unknown, b: unknown): number {
 }
 
 /** Features per rule with first-match semantics, as the map draws them. */
-const countRules: WorkerFunction = async (raw, ctx) => {
-  const args = parseArgs(CountRulesArgs, raw, STYLE_FUNCTION_NAMES.countRules);
+const countRules: WorkerFunction<'style.count_rules'> = async (args, ctx) => {
   const parsed = args.filters.map((text, i) => {
     try {
       return parseFilter(text);
@@ -110,8 +90,7 @@ const countRules: WorkerFunction = async (raw, ctx) => {
 };
 
 /** The cumulative cut of raster bands, from GDAL's histogram (gdalinfo -hist). */
-const rasterCut: WorkerFunction = async (raw, ctx) => {
-  const args = parseArgs(RasterCutArgs, raw, STYLE_FUNCTION_NAMES.rasterCut);
+const rasterCut: WorkerFunction<'style.raster_cut'> = async (args, ctx) => {
   if (!(args.lower < args.upper)) throw new BadInputError(`The lower cut (${args.lower} %) must be below the upper (${args.upper} %)`);
   const opened = await openSource(args.source);
   try {
@@ -137,16 +116,15 @@ const rasterCut: WorkerFunction = async (raw, ctx) => {
 };
 
 /** Label points of polygons (GeoJSON text), for the map's label layer. */
-const labelPointsFn: WorkerFunction = async (raw, ctx) => {
-  const args = parseArgs(LabelPointsArgs, raw, STYLE_FUNCTION_NAMES.labelPoints);
+const labelPointsFn: WorkerFunction<'style.label_points'> = async (args, ctx) => {
   return labelPoints(args.source, args.fields, ctx.signal);
 };
 
-/** Worker functions of the style family, by name. */
-export const STYLE_FUNCTIONS: Record<string, WorkerFunction> = {
-  [STYLE_FUNCTION_NAMES.classify]: classify,
-  [STYLE_FUNCTION_NAMES.uniqueValues]: uniqueValues,
-  [STYLE_FUNCTION_NAMES.countRules]: countRules,
-  [STYLE_FUNCTION_NAMES.rasterCut]: rasterCut,
-  [STYLE_FUNCTION_NAMES.labelPoints]: labelPointsFn,
+/** The style family (src-shared/worker/styleCalls.ts). */
+export const STYLE_FUNCTIONS: WorkerFamily<'style'> = {
+  'style.classify': classify,
+  'style.unique_values': uniqueValues,
+  'style.count_rules': countRules,
+  'style.raster_cut': rasterCut,
+  'style.label_points': labelPointsFn,
 };

@@ -8,13 +8,11 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { forkLauncher } from '../../worker-host/forkLauncher.js';
-import { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
-import { assertClose, fixture, gdalCli, makeTempDir, ogrSummary, rejectsAsBadInput, REPO_ROOT, skipReason } from '../testSupport.js';
+import type { CallParams, WorkerCallName } from '../../../src-shared/worker/workerCalls.js';
+import type { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
+import { assertClose, E2E_FIXTURES, e2eFixture, fixture, gdalCli, makeTempDir, ogrSummary, rejectsAsBadInput, skipReason, startWorker } from '../testSupport.js';
 
-const ENTRY = path.join(REPO_ROOT, 'src-main', 'gis-worker', 'workerMain.ts');
-const OWN = path.join(REPO_ROOT, 'e2e', 'fixtures', 'gis');
-const own = (name: string) => path.join(OWN, name);
+const own = e2eFixture;
 
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads of JSON answers
 
@@ -55,11 +53,11 @@ const sha = (file: string) => createHash('sha256').update(readFileSync(file)).di
 describe('inspect worker functions', { skip: skipReason }, () => {
   let client: GisWorkerClient;
   const tmp = makeTempDir('mapwright-inspect-');
-  const call = (fn: string, args: unknown) => client.request({ op: 'call', fn, args }) as Promise<Obj>;
-  const fails = (fn: string, args: unknown, pattern: RegExp) => rejectsAsBadInput(call(fn, args), pattern);
+  const call = <F extends WorkerCallName>(fn: F, args: CallParams<F>) => client.call(fn, args) as Promise<Obj>;
+  const fails = (fn: string, args: unknown, pattern: RegExp) => rejectsAsBadInput(client.call(fn as WorkerCallName, args as never), pattern);
   before(() => {
     process.env.GDAL_PAM_ENABLED = 'NO';
-    client = new GisWorkerClient(forkLauncher(ENTRY, ['--import', 'tsx']));
+    client = startWorker();
   });
   after(() => {
     client.dispose();
@@ -221,7 +219,7 @@ describe('inspect worker functions', { skip: skipReason }, () => {
   });
 
   test('describe a folder: GIS files one level deep, shapefile sidecars folded, spreadsheet sheets as tables', async () => {
-    const r = await call('inspect.describe_path', { path: OWN });
+    const r = await call('inspect.describe_path', { path: E2E_FIXTURES });
     assert.equal(r.kind, 'folder');
     const names = r.files.map((f: Obj) => path.basename(f.path));
     for (const n of ['world.gpkg', 'lux.shp', 'sudamerica.shp', 'test_trk2.gpx', 'datasets.xlsx', 'worldbank_df.csv']) assert.ok(names.includes(n), n);
@@ -250,7 +248,7 @@ describe('inspect worker functions', { skip: skipReason }, () => {
   });
 
   test('tables: a statistics CSV with title lines and notes; a BEA CSV with footnotes; R NA cells', async () => {
-    const deaths = await client.request({ op: 'describe', source: own('deaths_arts.csv') });
+    const deaths = await client.call('layers.describe', { source: own('deaths_arts.csv') });
     assert.equal(deaths.kind, 'table');
     assert.equal(deaths.featureCount, 10, 'ten people between the title lines and the notes');
     assert.deepEqual(deaths.fields.map((f) => [f.name, f.type]).slice(0, 3), [
@@ -268,10 +266,10 @@ describe('inspect worker functions', { skip: skipReason }, () => {
     assert.equal(bea.total_count, 1);
     assert.equal(bea.features[0].properties.FIPS, '01', 'a quoted code stays text');
     assert.equal(bea.features[0].properties['1969'], Number(raw.split(',')[3]));
-    const beaInfo = await client.request({ op: 'describe', source: own('spi_download.csv') });
+    const beaInfo = await client.call('layers.describe', { source: own('spi_download.csv') });
     assert.equal(beaInfo.featureCount, readFileSync(own('spi_download.csv'), 'utf8').split('\n').filter((l) => /^"400"/.test(l)).length);
 
-    const wb = await client.request({ op: 'describe', source: own('worldbank_df.csv') });
+    const wb = await client.call('layers.describe', { source: own('worldbank_df.csv') });
     assert.equal(wb.fields.find((f) => f.name === 'HDI')?.type, 'real', 'NA cells do not make HDI text');
   });
 

@@ -19,14 +19,12 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { CallParams, WorkerCallName } from '../../../src-shared/worker/workerCalls.js';
 import type { Dataset } from 'gdal-async';
 import { checkQuery } from '../../../src-shared/sql/checkQuery.js';
-import { forkLauncher } from '../../worker-host/forkLauncher.js';
-import { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
+import type { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
 import { gdal } from '../gdal.js';
-import { fixture, gdalCli, makeTempDir, ogrSummary, rejectsAsBadInput, REPO_ROOT, skipReason } from '../testSupport.js';
-
-const ENTRY = path.join(REPO_ROOT, 'src-main', 'gis-worker', 'workerMain.ts');
+import { fixture, gdalCli, makeTempDir, ogrSummary, rejectsAsBadInput, skipReason, startWorker } from '../testSupport.js';
 type Obj = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test reads of JSON answers
 
 /**
@@ -213,12 +211,12 @@ describe('the SQL guard in the GIS worker', { skip: skipReason }, () => {
     { name: 'nc', source: fixture('nc.gpkg') },
     { name: 'countries', source: fixture('countries.fgb') },
   ];
-  const call = (fn: string, args: unknown) => client.request({ op: 'call', fn, args }) as Promise<Obj>;
-  const fails = (fn: string, args: unknown, pattern: RegExp) => rejectsAsBadInput(call(fn, args), pattern);
+  const call = <F extends WorkerCallName>(fn: F, args: CallParams<F>) => client.call(fn, args) as Promise<Obj>;
+  const fails = (fn: string, args: unknown, pattern: RegExp) => rejectsAsBadInput(client.call(fn as WorkerCallName, args as never), pattern);
   before(async () => {
     process.env.GDAL_PAM_ENABLED = 'NO';
     srv = await startServer(tmp.dir);
-    client = new GisWorkerClient(forkLauncher(ENTRY, ['--import', 'tsx']));
+    client = startWorker();
   });
   after(() => {
     client.dispose();

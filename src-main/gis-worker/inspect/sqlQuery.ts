@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
+import type { CallResult } from '../../../src-shared/worker/workerCalls.js';
 import type { Dataset } from 'gdal-async';
-import { parseSource } from '../../../src-shared/domain/source.js';
+import { formatSource, parseSource } from '../../../src-shared/domain/source.js';
 import { checkQuery, gdalDatasourceProblem } from '../../../src-shared/sql/checkQuery.js';
 import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
 import { gdal } from '../gdal.js';
@@ -126,7 +127,7 @@ function sqlFailure(err: unknown, exposed: ExposedTable[]): BadInputError {
 }
 
 /** Runs one SELECT over the project's layers (SQLite dialect with SpatiaLite functions). */
-export async function runSql(args: SqlArgs, signal: AbortSignal): Promise<Record<string, unknown>> {
+export async function runSql(args: SqlArgs, signal: AbortSignal): Promise<CallResult<'inspect.sql'>> {
   const sql = guard(args.sql, args.tables);
   return withVrt(args.tables, async (ds, exposed, skipped) => {
     let result;
@@ -214,7 +215,7 @@ export async function saveSql(args: { sql: string; tables: SqlTable[]; output: s
       const layer = out.layers.get(sublayer);
       const featureCount = layer ? await layer.features.countAsync(true) : 0;
       const notes = skipped.length ? [`not available to the query: ${skipped.join('; ')}`] : [];
-      return { output: `${path}|layername=${sublayer}`, featureCount, notes };
+      return { output: formatSource({ path, sublayer }), featureCount, notes };
     } finally {
       out.close();
     }

@@ -1,14 +1,13 @@
 import { z } from 'zod';
-import { ClassMethod } from './classify.js';
-import { CategoryValue } from './vectorStyleModel.js';
+import { ClassMethod } from '../style/classify.js';
+import { CategoryValue } from '../style/vectorStyleModel.js';
+import { workerCall } from './callSpec.js';
+import { Source } from './layerCalls.js';
 
-/**
- * The style family's named worker functions (gis-worker/functions/styleFunctions.ts): their
- * names, argument and result schemas, shared so the tools and the worker agree on one shape.
- * Classes are always computed from the data, in the worker, never guessed by the caller.
+/*
+ * The style family (gis-worker/functions/styleFunctions.ts). Classes are always computed
+ * from the data, in the worker, never guessed by the caller.
  */
-
-const Source = z.string().min(1).describe('`path` or `path|layername=NAME`');
 
 /** Reads a numeric field and classifies it. */
 export const ClassifyArgs = z.object({
@@ -84,10 +83,12 @@ export const LabelPointsArgs = z.object({
   fields: z.array(z.string().min(1)).max(50),
 });
 
-export const STYLE_FUNCTION_NAMES = {
-  classify: 'style.classify',
-  uniqueValues: 'style.unique_values',
-  countRules: 'style.count_rules',
-  rasterCut: 'style.raster_cut',
-  labelPoints: 'style.label_points',
-} as const;
+/** The style family: what the style tools read from the data. */
+export const STYLE_CALLS = {
+  'style.classify': workerCall({ params: ClassifyArgs, result: ClassifyResult, doing: (p) => `classifying ${p.field} of ${p.source}` }),
+  'style.unique_values': workerCall({ params: UniqueValuesArgs, result: UniqueValuesResult, doing: (p) => `reading the values of ${p.field} in ${p.source}` }),
+  'style.count_rules': workerCall({ params: CountRulesArgs, result: CountRulesResult }),
+  'style.raster_cut': workerCall({ params: RasterCutArgs, result: RasterCutResult, doing: (p) => `reading the histogram of ${p.source}` }),
+  /** GeoJSON text in EPSG:4326. */
+  'style.label_points': workerCall({ params: LabelPointsArgs, result: z.string() }),
+};

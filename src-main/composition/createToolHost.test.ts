@@ -1,0 +1,129 @@
+/**
+ * The tool host without a worker process: a fake worker records what main asks of GDAL. Covers
+ * Commands through the dispatcher (audit rows) and produced layers (info, free names).
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { z } from 'zod';
+import type { LayerInfo } from '../../src-shared/domain/layer.js';
+import { defineTool, type LoadLayerRequest } from '../../src-shared/tools/toolSdk.js';
+import { PrivatePaths } from '../security/privatePaths.js';
+import { ProjectStore } from '../store/projectStore.js';
+import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
+import { createToolHost } from './createToolHost.js';
+
+const homes: string[] = [];
+after(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));
+
+const INFO: LayerInfo = {
+  kind: 'vector',
+  driver: 'GPKG',
+  crs: { epsg: 32617, name: 'WGS 84 / UTM zone 17N', geographic: false },
+  extent: [0, 0, 10, 10],
+  extent4326: [-81, 0, -80, 1],
+  geometryType: 'MultiPolygon',
+  featureCount: 100,
+  fields: [{ name: 'NAME', type: 'string' }],
+  width: null,
+  height: null,
+  bands: [],
+  sublayers: ['out'],
+};
+
+function host(produced: LoadLayerRequest[] = []) {
+  const home = mkdtempSync(join(tmpdir(), 'mapwright-host-'));
+  homes.push(home);
+  const store = ProjectStore.openInHome(home);
+  const workerCalls: [string, unknown][] = [];
+  const worker = {
+    call: async (fn: string, args: unknown) => {
+      workerCalls.push([fn, args]);
+      return { ...INFO, driver: 'described' };
+    },
+  } as unknown as GisWorkerClient;
+  const producer = defineTool({
+    id: 'test.produce',
+    version: '1',
+    group: 'test',
+    icon: 'cog',
+    title: 'Produce',
+    description: 'Writes layers and returns them in load_layers.',
+    input: z.object({}),
+    safety: 'write',
+    exec: 'main',
+    handles: [],
+    summary: () => 'produce',
+    execute: async () => ({ load_layers: produced }),
+  });
+  const tools = createToolHost({
+    store,
+    worker,
+    emit: () => undefined,
+    privatePaths: new PrivatePaths([join(home, 'private')]),
+    egress: { openFor: () => () => undefined, recent: () => [] },
+    runIsLive: () => false,
+    send: () => undefined,
+    extraTools: [producer],
+  });
+  const audit = () => store.audit.list({}).reverse();
+  return { store, tools, workerCalls, audit };
+}
+
+describe('tool host: Commands go through the dispatcher', () => {
+  it('a command is validated, run and audited as the person’s action, as before', async () => {
+    const h = host();
+    assert.deepEqual((await h.tools.trigger('commands.set_mode', { mode: 'auto' })).ok, true);
+    assert.equal(h.tools.policy.get().mode, 'auto');
+    const nothing = await h.tools.trigger('commands.undo', {});
+    assert.deepEqual(nothing, { ok: false, error: { code: 'not_allowed', message: 'Nothing to undo.', retryable: false } });
+    const bad = await h.tools.trigger('commands.set_mode', { mode: 'yolo' });
+    assert.ok(!bad.ok && bad.error.code === 'invalid_params' && /^Invalid parameters for commands\.set_mode: mode:/.test(bad.error.message));
+    assert.deepEqual(
+      h.audit().map((e) => [e.toolId, e.caller, e.toolVersion, e.definitionHash, e.args, e.decision, e.decidedBy, e.outcome, e.errorCode, e.durationMs, e.runId, e.conversationId]),
+      [
+        ['commands.set_mode', 'user', null, null, { mode: 'auto' }, 'user_action', 'user', 'ok', null, null, null, h.store.conversationId],
+        ['commands.undo', 'user', null, null, {}, 'user_action', 'user', 'error', 'not_allowed', null, null, h.store.conversationId],
+        ['commands.set_mode', 'user', null, null, { mode: 'yolo' }, 'refused', 'system', 'error', 'invalid_params', null, null, h.store.conversationId],
+      ],
+    );
+    h.store.close();
+  });
+
+  it('the renderer may trigger only Commands and userVisible tools, with the fields they declare', async () => {
+    const h = host();
+    const hidden = await h.tools.trigger('test.produce', {});
+    assert.ok(!hidden.ok && hidden.error.code === 'not_allowed');
+    const extra = await h.tools.trigger('layers.set_opacity', { layer: 'x', opacity: 0.5, sql: 'DROP' });
+    assert.ok(!extra.ok && extra.error.code === 'invalid_params' && /Unknown parameters for layers\.set_opacity: sql/.test(extra.error.message));
+    h.store.close();
+  });
+});
+
+describe('tool host: produced layers', () => {
+  it('a load_layers item with info is added without asking GDAL; without it GDAL describes the file', async () => {
+    const h = host([
+      { path: '/o/out.gpkg|layername=out', name: 'out', info: INFO },
+      { path: '/o/other.gpkg|layername=other' },
+    ]);
+    const r = await h.tools.runForPerson('test.produce', {});
+    assert.equal(r.ok, true);
+    assert.deepEqual(h.workerCalls, [['layers.describe', { source: '/o/other.gpkg|layername=other' }]]);
+    const [out, other] = h.store.layers.list();
+    assert.deepEqual([out!.name, out!.source, out!.sublayer, out!.info], ['out', '/o/out.gpkg', 'out', INFO]);
+    assert.deepEqual([other!.name, other!.sublayer, other!.info.driver], ['other', 'other', 'described']);
+    h.store.close();
+  });
+
+  it('a produced layer whose name is taken gets a free one and the default style of its place', async () => {
+    const h = host([{ path: '/o/a.gpkg|layername=out', name: 'out', info: INFO }]);
+    await h.tools.runForPerson('test.produce', {});
+    await h.tools.runForPerson('test.produce', {});
+    const layers = h.store.layers.list();
+    assert.deepEqual(layers.map((l) => l.name), ['out', 'out_2']);
+    assert.notDeepEqual(layers[0]!.style, layers[1]!.style, 'the second vector layer gets the next palette colour');
+    h.store.close();
+  });
+});
