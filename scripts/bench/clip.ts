@@ -15,14 +15,12 @@
  * The input is built by vectorBenchKit.ts. Times are wall-clock, best of --runs; the worker is
  * started and warmed first; qgis_process's start-up is measured apart (see buffer.ts).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { bestOf, buildPieces, describePieces, findQgis, flag, gdal, oneFeature, option, outputSummary, report, requireFixture, sqlNumber, startWorker, timeIt } from './vectorBenchKit.js';
+import { gdal, option, requireFixture, runWorkerBench, timeIt } from './benchKit.js';
+import { bestOf, buildPieces, describePieces, findQgis, oneFeature, report, sqlNumber } from './vectorBenchKit.js';
 
 const FEATURES = option('features', 100_000);
 const RUNS = option('runs', 1);
-const KEEP = flag('keep');
 const OVERLAYS = (() => {
   const i = process.argv.indexOf('--overlay');
   return (i > 0 ? process.argv[i + 1]! : 'usa,circle').split(',');
@@ -46,56 +44,39 @@ function buildOverlay(dir: string, name: string, pieces: string): string {
   return file;
 }
 
-async function main(): Promise<void> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'mapwright-bench-clip-'));
-  const client = startWorker();
-  try {
-    console.log(`GDAL: ${gdal('ogrinfo', ['--version']).trim()}; Node ${process.version}; temp folder ${dir}`);
-    let pieces = '';
-    const prep = await timeIt(() => {
-      pieces = buildPieces(dir, FEATURES);
+runWorkerBench('clip', async (dir, client) => {
+  let pieces = '';
+  const prep = await timeIt(() => {
+    pieces = buildPieces(dir, FEATURES);
+  });
+  const count = describePieces(pieces, prep);
+  const overlays = OVERLAYS.map((name) => ({ name, file: buildOverlay(dir, name, pieces) }));
+  const one = oneFeature(pieces, 'pieces', path.join(dir, 'one.gpkg'));
+  const qgis = findQgis((run) => run('native:clip', { INPUT: one, OVERLAY: overlays[0]!.file, OUTPUT: path.join(dir, 'qgis_one.gpkg') }));
+
+  // Start the worker and let it load GDAL before any timing.
+  await client.call('layers.describe', { source: pieces });
+
+  for (const overlay of overlays) {
+    console.log(`\n## Clip by ${overlay.name}\n`);
+    const out = (side: string, run: number): string => path.join(dir, `${overlay.name}_${side}_${run}.gpkg`);
+    const t = await bestOf(RUNS, {
+      ours: (run) =>
+        client.call('processing.run', {
+          algorithm: 'clip',
+          params: { input: `${pieces}|layername=pieces`, overlay: `${overlay.file}|layername=${overlay.name}` },
+          output: `${out('ours', run)}|layername=clipped`
+}),
+      ogr: (run) =>
+        gdal('ogr2ogr', ['-f', 'GPKG', out('ogr2ogr', run), pieces, 'pieces', '-nln', 'clipped', '-nlt', 'MULTIPOLYGON', '-clipsrc', overlay.file, '-clipsrclayer', overlay.name]),
+      qgis: qgis ? (run) => qgis.run('native:clip', { INPUT: pieces, OVERLAY: overlay.file, OUTPUT: out('qgis', run) }) : null,
     });
-    const count = describePieces(pieces, prep);
-    const overlays = OVERLAYS.map((name) => ({ name, file: buildOverlay(dir, name, pieces) }));
-    const one = oneFeature(pieces, 'pieces', path.join(dir, 'one.gpkg'));
-    const qgis = findQgis((run) => run('native:clip', { INPUT: one, OVERLAY: overlays[0]!.file, OUTPUT: path.join(dir, 'qgis_one.gpkg') }));
-
-    // Start the worker and let it load GDAL before any timing.
-    await client.request({ op: 'describe', source: pieces });
-
-    for (const overlay of overlays) {
-      console.log(`\n## Clip by ${overlay.name}\n`);
-      const out = (side: string, run: number): string => path.join(dir, `${overlay.name}_${side}_${run}.gpkg`);
-      const t = await bestOf(RUNS, {
-        ours: (run) =>
-          client.request({
-            op: 'runAlgorithm',
-            algorithm: 'clip',
-            params: { input: `${pieces}|layername=pieces`, overlay: `${overlay.file}|layername=${overlay.name}` },
-            output: `${out('ours', run)}|layername=clipped`,
-          }),
-        ogr: (run) =>
-          gdal('ogr2ogr', ['-f', 'GPKG', out('ogr2ogr', run), pieces, 'pieces', '-nln', 'clipped', '-nlt', 'MULTIPOLYGON', '-clipsrc', overlay.file, '-clipsrclayer', overlay.name]),
-        qgis: qgis ? (run) => qgis.run('native:clip', { INPUT: pieces, OVERLAY: overlay.file, OUTPUT: out('qgis', run) }) : null,
-      });
-      const outputs = [`worker ${outputSummary(out('ours', RUNS)).text}`, `ogr2ogr ${outputSummary(out('ogr2ogr', RUNS)).text}`];
-      if (qgis) outputs.push(`qgis ${outputSummary(out('qgis', RUNS)).text}`);
-      console.log(`\nOutputs: ${outputs.join('; ')}`);
-      report(
-        `clip of ${count.toLocaleString('en-US')} polygons by ${overlay.name}`,
-        { ours: '`clip` algorithm', ogr: 'ogr2ogr -clipsrc', qgis: 'qgis_process native:clip' },
-        t,
-        qgis,
-      );
-    }
-  } finally {
-    client.dispose();
-    if (KEEP) console.log(`Kept ${dir}`);
-    else rmSync(dir, { recursive: true, force: true });
+    report(
+      `clip of ${count.toLocaleString('en-US')} polygons by ${overlay.name}`,
+      { ours: '`clip` algorithm', ogr: 'ogr2ogr -clipsrc', qgis: 'qgis_process native:clip' },
+      t,
+      qgis,
+      (side) => out(side, RUNS),
+    );
   }
-}
-
-main().catch((err: unknown) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
 });

@@ -1,6 +1,7 @@
 /**
- * Shared by the vector benches (buffer.ts, clip.ts): the ~100k real polygons they run on, GDAL's
- * command line, QGIS's `qgis_process` when it is installed, and the timing and reporting.
+ * Shared by the vector benches (buffer.ts, clip.ts): the ~100k real polygons they run on, QGIS's
+ * `qgis_process` when it is installed, and the best-of timing and reporting (benchKit.ts has
+ * the rest).
  *
  * The polygons are real boundaries cut into pieces, built in a temp folder (nothing is
  * committed): the 100 North Carolina counties of the fixtures (nc.gpkg, NAD27) are projected to
@@ -9,37 +10,13 @@
  * county with the real border in it.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { forkLauncher } from '../../src-main/worker-host/forkLauncher.js';
-import { GisWorkerClient } from '../../src-main/worker-host/GisWorkerClient.js';
+import { ENV, gdal, requireFixture, seconds, timeIt } from './benchKit.js';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const FIXTURES = path.resolve(ROOT, '..', 'shared', 'fixtures', 'gis');
-const ENTRY = path.join(ROOT, 'src-main', 'gis-worker', 'workerMain.ts');
-const ENV = { ...process.env, GDAL_PAM_ENABLED: 'NO' };
 /** Debian's `qgis_process` wrapper passes an option this build refuses: the binary is called directly. */
 const QGIS = 'qgis_process.bin';
 const QGIS_ENV = { ...ENV, QT_QPA_PLATFORM: 'offscreen' };
-
-export function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
-
-export function flag(name: string): boolean {
-  return process.argv.includes(`--${name}`);
-}
-
-/** The real worker process, as the app runs it. */
-export function startWorker(): GisWorkerClient {
-  return new GisWorkerClient(forkLauncher(ENTRY, ['--import', 'tsx']));
-}
-
-export function gdal(tool: string, args: string[]): string {
-  return execFileSync(tool, args, { encoding: 'utf8', env: ENV, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 << 20 });
-}
 
 /** One number from an ogrinfo SQL query. */
 export function sqlNumber(file: string, sql: string): number {
@@ -62,22 +39,6 @@ export function outputSummary(file: string): { count: number; area: number; text
   const count = sqlNumber(file, `SELECT COUNT(*) FROM "${layer}"`);
   const area = sqlNumber(file, `SELECT SUM(ST_Area(geom)) FROM "${layer}"`);
   return { count, area, text: `${count.toLocaleString('en-US')} features, ${(area / 1e6).toFixed(1)} km²` };
-}
-
-export function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(2)} s`;
-}
-
-export async function timeIt(fn: () => Promise<unknown> | unknown): Promise<number> {
-  const t0 = performance.now();
-  await fn();
-  return performance.now() - t0;
-}
-
-export function requireFixture(name: string): string {
-  const file = path.join(FIXTURES, name);
-  if (!existsSync(file)) throw new Error(`The real data is missing: ${file} (the shared fixtures)`);
-  return file;
 }
 
 /** Real county boundaries in UTM 17N cut by a grid into about `target` pieces: `<dir>/pieces.gpkg`, layer `pieces`. */
@@ -195,8 +156,20 @@ export async function bestOf(runs: number, sides: { ours: (run: number) => Promi
   return best;
 }
 
-/** The results table: times, and ratios worker / ogr2ogr and worker / qgis (with and without its start-up). */
-export function report(title: string, labels: { ours: string; ogr: string; qgis: string }, t: Timings, qgis: Qgis | null): void {
+/**
+ * What each side wrote (`output(side)`: its file of the last run), then the results table: times,
+ * and ratios worker / ogr2ogr and worker / qgis (with and without its start-up).
+ */
+export function report(
+  title: string,
+  labels: { ours: string; ogr: string; qgis: string },
+  t: Timings,
+  qgis: Qgis | null,
+  output: (side: 'ours' | 'ogr2ogr' | 'qgis') => string,
+): void {
+  const outputs = [`worker ${outputSummary(output('ours')).text}`, `ogr2ogr ${outputSummary(output('ogr2ogr')).text}`];
+  if (qgis) outputs.push(`qgis ${outputSummary(output('qgis')).text}`);
+  console.log(`\nOutputs: ${outputs.join('; ')}`);
   console.log(`\n| ${title} | time | worker ÷ this |\n|---|---|---|`);
   console.log(`| Mapwright worker (${labels.ours}) | ${seconds(t.ours)} | 1.00 |`);
   console.log(`| ${labels.ogr} | ${seconds(t.ogr)} | ${(t.ours / t.ogr).toFixed(2)} |`);

@@ -22,15 +22,12 @@ import { AppDriver } from '../../e2e/support/appDriver.js';
 import { makePointsGpkg, makeSquaresGpkg } from '../../e2e/support/bigData.js';
 import { launchBrowser } from '../../e2e/support/browser.js';
 import { startWebHost } from '../../e2e/support/webHost.js';
+import { flag, option } from './benchKit.js';
 
-function option(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? Number(process.argv[i + 1]) : fallback;
-}
 const POINTS = option('points', 1_000_000);
 const SQUARES = option('squares', 0);
 const keepAt = process.argv.indexOf('--keep');
-const NAIVE = !process.argv.includes('--no-naive');
+const NAIVE = !flag('no-naive');
 
 function rssMiB(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));

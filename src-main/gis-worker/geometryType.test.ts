@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { geometryTypeName, summariseGeometryTypes } from './geometryType.js';
+import { flatGeometryType, geometryTypeName, summariseGeometryTypes } from './geometryType.js';
 
 test('OGR codes, including 2.5D and ISO Z/M variants', () => {
   assert.equal(geometryTypeName(0), 'Unknown');
@@ -11,6 +11,13 @@ test('OGR codes, including 2.5D and ISO Z/M variants', () => {
   assert.equal(geometryTypeName(1002), 'LineString'); // LineString Z
   assert.equal(geometryTypeName(3006), 'MultiPolygon'); // MultiPolygon ZM
   assert.equal(geometryTypeName(100), 'None');
+});
+
+test('the flat type drops the 2.5D bit and the ISO Z/M thousands', () => {
+  assert.equal(flatGeometryType(3), 3);
+  assert.equal(flatGeometryType(0x80000003 | 0), 3); // wkbPolygon25D as a signed int32
+  assert.equal(flatGeometryType(2005), 5); // MultiLineString M
+  assert.equal(flatGeometryType(100), 100); // wkbNone
 });
 
 test('feature geometry names summarise to one drawable type', () => {

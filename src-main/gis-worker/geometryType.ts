@@ -24,10 +24,14 @@ const BASE_NAMES: Record<number, string> = {
   100: 'None',
 };
 
-export function geometryTypeName(code: number): string {
+/** The 2D base of an OGR geometry type code: 1 for Point, Point Z, Point M, Point 25D, … */
+export function flatGeometryType(code: number): number {
   // Old-style 2.5D types set the high bit (negative as int32); ISO types add 1000/2000/3000.
-  const flat = (code & 0x7fffffff) % 1000;
-  return BASE_NAMES[flat] ?? 'Unknown';
+  return (code & 0x7fffffff) % 1000;
+}
+
+export function geometryTypeName(code: number): string {
+  return BASE_NAMES[flatGeometryType(code)] ?? 'Unknown';
 }
 
 const WKT_NAMES: Record<string, string> = Object.fromEntries(

@@ -18,11 +18,20 @@ export function stretchToGrey(
     const v = values[i]!;
     const a = validity[i]!;
     if (!(a > 0) || Number.isNaN(v)) continue;
-    const g = (v - min) * scale;
-    grey[i] = g <= 0 ? 0 : g >= 255 ? 255 : Math.round(g);
-    // Partial alpha from the warper (edge pixels under bilinear) keeps edges smooth.
-    alpha[i] = a >= 255 ? 255 : Math.round(a);
+    grey[i] = stretchByte(v, min, scale);
+    alpha[i] = alphaByte(a);
     visible++;
   }
   return { grey, alpha, visible };
+}
+
+/** `v` stretched from `min` at `scale` (255 / (max − min)) onto a byte, clamped to 0..255. */
+export function stretchByte(v: number, min: number, scale: number): number {
+  const s = (v - min) * scale;
+  return s <= 0 ? 0 : s >= 255 ? 255 : Math.round(s);
+}
+
+/** The warper's validity as an alpha byte: partial alpha (edge pixels under bilinear) keeps edges smooth. */
+export function alphaByte(a: number): number {
+  return a >= 255 ? 255 : Math.round(a);
 }

@@ -1,18 +1,25 @@
 /**
- * Helpers for the worker's tests: fixture paths, GDAL's command-line tools as an independent
- * referee, temp folders, and a small PNG decoder that does not go through GDAL.
+ * Helpers for the worker's tests: fixture paths, the real worker process, GDAL's command-line
+ * tools as an independent referee, temp folders, and a small PNG decoder that does not go
+ * through GDAL.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { inflateSync } from 'node:zlib';
 import assert from 'node:assert/strict';
-import { WorkerRequestError } from '../worker-host/GisWorkerClient.js';
+import { forkLauncher } from '../worker-host/forkLauncher.js';
+import { GisWorkerClient, type GisWorkerClientOptions, WorkerRequestError } from '../worker-host/GisWorkerClient.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const FIXTURES = path.resolve(REPO_ROOT, '..', 'shared', 'fixtures', 'gis');
+/** Small real files checked in with the app's tests (sources in e2e/fixtures/gis/SOURCES.md). */
+export const E2E_FIXTURES = path.join(REPO_ROOT, 'e2e', 'fixtures', 'gis');
+/** The worker's entry, run from source under tsx the way the web host forks it. */
+export const WORKER_ENTRY = path.join(REPO_ROOT, 'src-main', 'gis-worker', 'workerMain.ts');
 
 function hasCli(): boolean {
   try {
@@ -33,6 +40,15 @@ if (skipReason) console.log(`# skipping GIS worker tests: ${skipReason}`);
 
 export function fixture(name: string): string {
   return path.join(FIXTURES, name);
+}
+
+export function e2eFixture(name: string): string {
+  return path.join(E2E_FIXTURES, name);
+}
+
+/** A client of the real worker process, forked as the web host does; the process starts at the first request. */
+export function startWorker(options?: GisWorkerClientOptions): GisWorkerClient {
+  return new GisWorkerClient(forkLauncher(WORKER_ENTRY, ['--import', 'tsx']), options);
 }
 
 /** Runs a GDAL tool; PAM off so nothing is written beside the fixtures. */
@@ -64,9 +80,30 @@ export function ogrSummary(file: string, layer?: string, extraArgs: string[] = [
   };
 }
 
-export function makeTempDir(prefix = 'mapwright-gis-'): { dir: string; cleanup(): void } {
+export interface TempDir {
+  dir: string;
+  cleanup(): void;
+}
+
+export function makeTempDir(prefix = 'mapwright-gis-'): TempDir {
   const dir = mkdtempSync(path.join(tmpdir(), prefix));
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * The real worker and a temp folder for the describe block that calls this: the folder is made
+ * now; the client is made in a `before` hook (after the block's earlier hooks, so an environment
+ * they set is the worker's) and handed to `started`; `after` disposes it and removes the folder.
+ */
+export function workerSuite(started: (client: GisWorkerClient) => void, prefix?: string): { tmp: TempDir; out(name: string): string } {
+  const tmp = makeTempDir(prefix);
+  let client: GisWorkerClient | undefined;
+  before(() => started((client = startWorker())));
+  after(() => {
+    client?.dispose();
+    tmp.cleanup();
+  });
+  return { tmp, out: (name) => path.join(tmp.dir, name) };
 }
 
 export function assertClose(actual: number, expected: number, tolerance: number, what = 'value'): void {

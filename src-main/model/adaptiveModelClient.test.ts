@@ -5,14 +5,15 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { beforeEach, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { startScriptedModelServer, type ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
+import type { ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
 import type { AdaptiveEvent } from './adaptiveModelClient.js';
 import { memoryCapabilityStore, type CapabilityStore } from './endpointCapabilities.js';
 import { ModelError, type ModelClient, type ModelTool, type TurnRequest } from './modelClient.js';
 import { createOpenAiChatClient } from './openaiChatClient.js';
 import type { RetryPolicy } from './retryPolicy.js';
+import { scriptedModelSuite } from './scriptedModelSuite.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/model-streams');
 
@@ -59,16 +60,12 @@ describe('adaptive client: fallbacks and what is remembered', () => {
       sleep: async (ms) => void waits.push(ms),
     });
 
-  before(async () => {
-    server = await startScriptedModelServer();
-  });
+  scriptedModelSuite((started) => (server = started), { resetEachTest: true });
   beforeEach(() => {
-    server.reset();
     store = memoryCapabilityStore();
     waits = [];
     events = [];
   });
-  after(() => server.close());
 
   test('native tools first; a refusal switches to JSON in the prompt, and is remembered for the endpoint', async () => {
     server.behave({ refuseTools: true });
@@ -295,14 +292,10 @@ describe('adaptive client: fallbacks and what is remembered', () => {
 describe('adaptive client: reasoning in the Chat Completions shapes', () => {
   let server: ScriptedModelServer;
   let store: CapabilityStore;
-  before(async () => {
-    server = await startScriptedModelServer();
-  });
+  scriptedModelSuite((started) => (server = started), { resetEachTest: true });
   beforeEach(() => {
-    server.reset();
     store = memoryCapabilityStore();
   });
-  after(() => server.close());
   const client = () => createOpenAiChatClient({ baseUrl: server.url, model: 'r1', capabilities: store, retry: { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 } });
 
   for (const shape of ['reasoning_content', 'reasoning', 'think-tags'] as const) {

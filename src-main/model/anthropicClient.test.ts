@@ -7,13 +7,14 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { beforeEach, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { startScriptedModelServer, type ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
+import type { ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
 import { createAnthropicClient } from './anthropicClient.js';
 import { memoryCapabilityStore, type CapabilityStore } from './endpointCapabilities.js';
 import { ModelError, type ModelClient, type ModelTool, type TurnRequest } from './modelClient.js';
 import { NO_RETRY } from './retryPolicy.js';
+import { scriptedModelSuite } from './scriptedModelSuite.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/model-streams');
 const present = existsSync(FIXTURES);
@@ -59,11 +60,7 @@ function factsOf(file: string) {
 
 describe('Anthropic client: recorded streams through the scripted server', { skip: !present && 'fixtures absent' }, () => {
   let server: ScriptedModelServer;
-  before(async () => {
-    server = await startScriptedModelServer();
-  });
-  beforeEach(() => server.reset());
-  after(() => server.close());
+  scriptedModelSuite((started) => (server = started), { resetEachTest: true });
 
   const replay = (file: string, slice: number, status = 200) => {
     const contentType = file.endsWith('.sse') ? 'text/event-stream' : 'application/json';
@@ -134,14 +131,10 @@ describe('Anthropic client: recorded streams through the scripted server', { ski
 describe('Anthropic client against the scripted Messages wire', () => {
   let server: ScriptedModelServer;
   let store: CapabilityStore;
-  before(async () => {
-    server = await startScriptedModelServer();
-  });
+  scriptedModelSuite((started) => (server = started), { resetEachTest: true });
   beforeEach(() => {
-    server.reset();
     store = memoryCapabilityStore();
   });
-  after(() => server.close());
   const client = (thinkingBudget: number | null = null) =>
     createAnthropicClient({ baseUrl: server.url, model: 'claude-test', apiKey: 'sk-ant-test', thinkingBudget, capabilities: store, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 10 } });
 

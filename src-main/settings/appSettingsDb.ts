@@ -1,7 +1,6 @@
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { CapabilityStore, EndpointCapabilities } from '../model/endpointCapabilities.js';
+import { openSqlite } from '../store/openSqlite.js';
 
 /**
  * The app's own SQLite file, `<home>/mapwright.sqlite`: settings that belong to the person,
@@ -29,19 +28,7 @@ export function appSettingsPath(home: string): string {
 }
 
 export function openAppSettingsDb(home: string, options: { nativeBinding?: string } = {}): AppSettingsDb {
-  const file = appSettingsPath(home);
-  mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = FULL');
-  db.pragma('busy_timeout = 5000');
-  const current = db.pragma('user_version', { simple: true }) as number;
-  for (let v = current; v < MIGRATIONS.length; v++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
-  }
+  const db = openSqlite(appSettingsPath(home), MIGRATIONS, options);
 
   const getSetting = db.prepare('SELECT value FROM settings WHERE key = ?');
   const putSetting = db.prepare(

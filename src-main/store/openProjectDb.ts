@@ -1,6 +1,5 @@
-import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import type Database from 'better-sqlite3';
+import { openSqlite, type SqliteOpenOptions } from './openSqlite.js';
 
 export type Db = Database.Database;
 
@@ -90,26 +89,9 @@ const MIGRATIONS: string[] = [
    ALTER TABLE layers_v3 RENAME TO layers;`,
 ];
 
-export interface OpenOptions {
-  /** Path of a better-sqlite3 binary built for another ABI (Electron). */
-  nativeBinding?: string;
-}
+export type OpenOptions = Pick<SqliteOpenOptions, 'nativeBinding'>;
 
 /** Opens (creating if needed) a project file in WAL mode and brings its schema up to date. */
 export function openProjectDb(file: string, options: OpenOptions = {}): Db {
-  mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
-  db.pragma('journal_mode = WAL');
-  // FULL: an acknowledged write survives a killed process and a power cut, at a small cost.
-  db.pragma('synchronous = FULL');
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  const current = db.pragma('user_version', { simple: true }) as number;
-  for (let v = current; v < MIGRATIONS.length; v++) {
-    db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
-  }
-  return db;
+  return openSqlite(file, MIGRATIONS, { ...options, foreignKeys: true });
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import type { Layer } from '../../src-shared/domain/layer.js';
+import { layerSource } from '../../src-shared/domain/source.js';
 import { useEntryTrigger } from '../bridge/useEntryTrigger.js';
 import { attributeTableStore, useAttributeTable } from '../store/attributeTableStore.js';
 import { LayerKindIcon } from './LayerKindIcon.js';
@@ -52,7 +53,7 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
 
   const opacity = draftOpacity ?? Math.round(layer.opacity * 100);
   const visible = draftVisible ?? layer.visible;
-  const source = layer.sublayer ? `${layer.source}|layername=${layer.sublayer}` : layer.source;
+  const source = layerSource(layer);
 
   return (
     <li className={`layer-item${visible ? '' : ' layer-item--hidden'}`} data-testid="layer-item" data-layer-name={layer.name}>

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LayerSpecification, SourceSpecification } from 'maplibre-gl';
 import type { Layer } from '../domain/layer.js';
+import { testLayer } from '../domain/testing/testLayer.js';
 import { compileLayerStyle, geometryKindOf, type CompiledLayerStyle } from './compileLayerStyle.js';
 import { styleHash } from './compileShared.js';
 import { tileFields } from './compileLabels.js';
@@ -11,32 +12,8 @@ import { TILED_ABOVE_FEATURES, VECTOR_TILE_LAYER, VECTOR_TILE_MAX_ZOOM } from '.
 const urls = { data: (path: string) => `http://127.0.0.1:9/${path}?token=t` };
 
 function vectorLayer(geometryType: string | null, over: Partial<Layer> = {}): Layer {
-  return {
-    id: 'L1',
-    name: 'rivers',
-    source: '/data/rivers.gpkg',
-    sublayer: null,
-    kind: 'vector',
-    order: 0,
-    visible: true,
-    opacity: 1,
-    style: { type: 'simple', fill: '#336699', stroke: '#111111', strokeWidth: 2, pointRadius: 6 },
-    info: {
-      kind: 'vector',
-      driver: 'GPKG',
-      crs: { epsg: 4326, name: 'WGS 84', geographic: true },
-      extent: [0, 0, 1, 1],
-      extent4326: [0, 0, 1, 1],
-      geometryType,
-      featureCount: 3,
-      fields: [],
-      width: null,
-      height: null,
-      bands: [],
-      sublayers: [],
-    },
-    ...over,
-  };
+  const style = { type: 'simple', fill: '#336699', stroke: '#111111', strokeWidth: 2, pointRadius: 6 } as const;
+  return testLayer({ name: 'rivers', source: '/data/rivers.gpkg', style, info: { geometryType }, ...over });
 }
 
 function rasterLayer(over: Partial<Layer> = {}): Layer {

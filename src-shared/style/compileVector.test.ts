@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { LayerSpecification } from 'maplibre-gl';
 import type { Layer } from '../domain/layer.js';
+import { testLayer } from '../domain/testing/testLayer.js';
 import { BIVARIATE_PALETTE } from './colourRamps.js';
 import { compileLayerStyle, type CompiledLayerStyle } from './compileLayerStyle.js';
 import { compileLabelPoints, labelPointsPath, labelTextExpression, styleFields } from './compileLabels.js';
@@ -17,32 +18,7 @@ const urls = { data: (path: string) => `http://127.0.0.1:9/${path}?token=t` };
 const GEOMETRIES = ['MultiPolygon', 'LineString', 'Point', null] as const;
 
 function layerWith(style: unknown, geometryType: string | null, over: Partial<Layer> = {}): Layer {
-  return {
-    id: 'L1',
-    name: 'countries',
-    source: '/data/x.gpkg',
-    sublayer: null,
-    kind: 'vector',
-    order: 0,
-    visible: true,
-    opacity: 1,
-    style: LayerStyle.parse(style),
-    info: {
-      kind: 'vector',
-      driver: 'GPKG',
-      crs: { epsg: 4326, name: 'WGS 84', geographic: true },
-      extent: [0, 0, 1, 1],
-      extent4326: [0, 0, 1, 1],
-      geometryType,
-      featureCount: 3,
-      fields: [],
-      width: null,
-      height: null,
-      bands: [],
-      sublayers: [],
-    },
-    ...over,
-  };
+  return testLayer({ name: 'countries', source: '/data/x.gpkg', style: LayerStyle.parse(style), info: { geometryType }, ...over });
 }
 
 const symbol = { stroke: '#222222', strokeWidth: 1, pointRadius: 5 };

@@ -1,24 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Layer } from '../domain/layer.js';
+import { testLayer } from '../domain/testing/testLayer.js';
 import { RAMPS } from './colourRamps.js';
 import { legendFor, visibleLegends } from './legend.js';
 import { LayerStyle } from './styleModel.js';
 
 function layer(id: string, style: unknown, over: Partial<Layer> = {}): Layer {
-  return {
-    id,
-    name: `layer ${id}`,
-    source: '/x',
-    sublayer: null,
-    kind: 'vector',
-    order: 0,
-    visible: true,
-    opacity: 1,
-    style: LayerStyle.parse(style),
-    info: { kind: 'vector', driver: 'GPKG', crs: null, extent: null, extent4326: null, geometryType: 'MultiPolygon', featureCount: 1, fields: [], width: null, height: null, bands: [], sublayers: [] },
-    ...over,
-  };
+  const info = { crs: null, extent: null, extent4326: null, featureCount: 1 };
+  return testLayer({ id, name: `layer ${id}`, source: '/x', style: LayerStyle.parse(style), info, ...over });
 }
 
 const symbol = { stroke: '#222222', strokeWidth: 1, pointRadius: 5 };

@@ -1,40 +1,41 @@
 /**
- * Shared by the vector algorithm tests: the real worker process, one call per algorithm, and
- * GDAL's command-line tools as the referee (ogrinfo text output parsed into rows).
+ * Shared by the algorithm tests: one call per algorithm in the real worker process, and GDAL's
+ * command-line tools as the referee of vector outputs (ogrinfo text output parsed into rows;
+ * rasterTestSupport.ts has the raster side).
  */
 import path from 'node:path';
-import { forkLauncher } from '../../worker-host/forkLauncher.js';
-import { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
-import type { AlgorithmResult } from '../protocol.js';
-import { gdalCli, REPO_ROOT } from '../testSupport.js';
-
-const ENTRY = path.join(REPO_ROOT, 'src-main', 'gis-worker', 'workerMain.ts');
-
-/** Small real files other engineers and this part added (SOURCES.md there). */
-export const E2E_FIXTURES = path.join(REPO_ROOT, 'e2e', 'fixtures', 'gis');
-
-export function startWorker(): GisWorkerClient {
-  return new GisWorkerClient(forkLauncher(ENTRY, ['--import', 'tsx']));
-}
+import { formatSource } from '../../../src-shared/domain/source.js';
+import type { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
+import type { AlgorithmOutput } from '../protocol.js';
+import { gdalCli } from '../testSupport.js';
 
 export interface RunOptions {
   onProgress?: (fraction: number, message: string) => void;
   signal?: AbortSignal;
 }
 
-/** Runs one catalogue algorithm into `<dir>/<name>.gpkg|layername=<name>`. */
+/** Runs one catalogue algorithm into `output` (a raster file, or `path|layername=NAME`). */
 export function runAlgorithm(
+  client: GisWorkerClient,
+  algorithm: string,
+  params: Record<string, unknown>,
+  output: string,
+  opts: RunOptions = {},
+): Promise<AlgorithmOutput> {
+  return client.call('processing.run', { algorithm, params, output }, { ...opts });
+}
+
+/** Runs one catalogue algorithm into `<dir>/<name>.gpkg|layername=<name>`. */
+export function runIntoGpkg(
   client: GisWorkerClient,
   dir: string,
   algorithm: string,
   params: Record<string, unknown>,
   name = algorithm,
   opts: RunOptions = {},
-): Promise<AlgorithmResult & { file: string; layer: string }> {
+): Promise<AlgorithmOutput & { file: string; layer: string }> {
   const file = path.join(dir, `${name}.gpkg`);
-  return client
-    .request({ op: 'runAlgorithm', algorithm, params, output: `${file}|layername=${name}` }, { ...opts })
-    .then((r) => ({ ...r, file, layer: name }));
+  return runAlgorithm(client, algorithm, params, formatSource({ path: file, sublayer: name }), opts).then((r) => ({ ...r, file, layer: name }));
 }
 
 export type Row = Record<string, string | null>;

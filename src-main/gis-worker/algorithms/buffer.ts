@@ -3,7 +3,7 @@ import type { SpatialReference } from 'gdal-async';
 import { z } from 'zod';
 import { buffer as spec } from '../../../src-shared/processing/vectorAlgorithms.js';
 import { BadInputError, throwIfCancelled } from '../errors.js';
-import type { AlgorithmResult } from '../protocol.js';
+import type { AlgorithmOutput } from '../protocol.js';
 import { selectList } from './fieldNames.js';
 import { finishRun, runSingleOn, type Single } from './singleRun.js';
 import { fidRange, type SourceLayer, sourceLayer, sourceRow } from './sourceLayer.js';
@@ -44,7 +44,7 @@ function skippedNote(empty: number): string[] {
   return empty > 0 ? [`${empty} feature(s) without geometry were skipped`] : [];
 }
 
-async function bufferInPlace(src: SourceLayer, p: Params, output: string, ctx: AlgorithmContext): Promise<AlgorithmResult> {
+async function bufferInPlace(src: SourceLayer, p: Params, output: string, ctx: AlgorithmContext): Promise<AlgorithmOutput> {
   const name = path.basename(src.input.path);
   refuseUnbufferable(src.input.path, src.hasGeometry, src.srs);
   ctx.progress(0.02, `Reading ${name}`);

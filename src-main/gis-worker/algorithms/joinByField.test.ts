@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
-import { makeTempDir, skipReason } from '../testSupport.js';
-import { E2E_FIXTURES, ogrNumber, ogrRows, ogrSo, runAlgorithm, startWorker } from './algorithmTestKit.js';
+import { E2E_FIXTURES, skipReason, workerSuite } from '../testSupport.js';
+import { ogrNumber, ogrRows, ogrSo, runIntoGpkg } from './algorithmTestKit.js';
 
 const WORLD = path.join(E2E_FIXTURES, 'world.gpkg');
 const WB = path.join(E2E_FIXTURES, 'worldbank_df.csv');
@@ -22,18 +22,11 @@ function csvValue(raw: string | null): number | null {
 }
 
 describe('join attributes by field value', { skip: skipReason }, () => {
-  const tmp = makeTempDir();
   let client: GisWorkerClient;
-  before(() => {
-    client = startWorker();
-  });
-  after(() => {
-    client.dispose();
-    tmp.cleanup();
-  });
+  const { tmp } = workerSuite((started) => (client = started));
 
   test('worldbank_df.csv joined to world.gpkg by iso_a2: values of named countries equal the CSV rows', async () => {
-    const r = await runAlgorithm(client, tmp.dir, 'join_by_field', { input: WORLD, table: WB, input_keys: 'iso_a2', table_keys: 'iso_a2' }, 'world_wb');
+    const r = await runIntoGpkg(client, tmp.dir, 'join_by_field', { input: WORLD, table: WB, input_keys: 'iso_a2', table_keys: 'iso_a2' }, 'world_wb');
     assert.equal(r.featureCount, ogrNumber(WORLD, 'SELECT COUNT(*) FROM world'));
     assert.match(ogrSo(r.file, 'world_wb'), /Multi Polygon[\s\S]*WGS 84[\s\S]*HDI: Real[\s\S]*urban_pop: Integer/);
     for (const [iso, country] of [['AO', 'Angola'], ['DE', 'Germany'], ['BR', 'Brazil'], ['IN', 'India'], ['NO', 'Norway']] as const) {
@@ -50,7 +43,7 @@ describe('join attributes by field value', { skip: skipReason }, () => {
   });
 
   test('the report names the keys that did not join, on both sides', async () => {
-    const r = await runAlgorithm(client, tmp.dir, 'join_by_field', { input: WORLD, table: WB, input_keys: 'iso_a2', table_keys: 'iso_a2' }, 'world_wb2');
+    const r = await runIntoGpkg(client, tmp.dir, 'join_by_field', { input: WORLD, table: WB, input_keys: 'iso_a2', table_keys: 'iso_a2' }, 'world_wb2');
     const report = r.report as Record<string, unknown>;
     // Kosovo is XK in world.gpkg; the CSV has Kosovo with no code (unquoted NA) and no XK.
     assert.equal(ogrNumber(WORLD, "SELECT COUNT(*) FROM world WHERE iso_a2 = 'XK'"), 1);
@@ -76,10 +69,10 @@ describe('join attributes by field value', { skip: skipReason }, () => {
     const csv = path.join(tmp.dir, 'rekeyed.csv');
     writeFileSync(csv, ['code,HDI,urban_pop', `" ao ",${angola[2]},${angola[3]}`, `"de ",${germany[2]},${germany[3]}`, `ao,${albania[2]},${albania[3]}`, 'zz,1,2', ''].join('\n'));
 
-    const strict = await runAlgorithm(client, tmp.dir, 'join_by_field', { input: WORLD, table: csv, input_keys: 'iso_a2', table_keys: 'code' }, 'strict');
+    const strict = await runIntoGpkg(client, tmp.dir, 'join_by_field', { input: WORLD, table: csv, input_keys: 'iso_a2', table_keys: 'code' }, 'strict');
     assert.equal((strict.report as Record<string, unknown>).matched_features, 0);
 
-    const loose = await runAlgorithm(
+    const loose = await runIntoGpkg(
       client,
       tmp.dir,
       'join_by_field',
@@ -96,7 +89,7 @@ describe('join attributes by field value', { skip: skipReason }, () => {
   });
 
   test('a layer as the table, with a composite key', async () => {
-    const r = await runAlgorithm(
+    const r = await runIntoGpkg(
       client,
       tmp.dir,
       'join_by_field',
@@ -110,11 +103,11 @@ describe('join attributes by field value', { skip: skipReason }, () => {
 
   test('mismatched key lists and unknown fields are the person’s to fix', async () => {
     await assert.rejects(
-      runAlgorithm(client, tmp.dir, 'join_by_field', { input: WORLD, table: WB, input_keys: ['iso_a2', 'name_long'], table_keys: 'iso_a2' }, 'bad1'),
+      runIntoGpkg(client, tmp.dir, 'join_by_field', { input: WORLD, table: WB, input_keys: ['iso_a2', 'name_long'], table_keys: 'iso_a2' }, 'bad1'),
       /input_keys has 2 field\(s\) but table_keys has 1/,
     );
     await assert.rejects(
-      runAlgorithm(client, tmp.dir, 'join_by_field', { input: WORLD, table: WB, input_keys: 'iso_a2', table_keys: 'iso3' }, 'bad2'),
+      runIntoGpkg(client, tmp.dir, 'join_by_field', { input: WORLD, table: WB, input_keys: 'iso_a2', table_keys: 'iso3' }, 'bad2'),
       /'table_keys': no field 'iso3' in .*worldbank_df\.csv; its fields are: name, iso_a2, HDI/,
     );
   });

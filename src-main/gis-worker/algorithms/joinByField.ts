@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { setImmediate as yieldToEvents } from 'node:timers/promises';
 import { z } from 'zod';
+import { formatSource } from '../../../src-shared/domain/source.js';
 import { joinByField } from '../../../src-shared/processing/attributeAlgorithms.js';
 import { BadInputError, throwIfCancelled } from '../errors.js';
 import { NameAllocator, NUMERIC_TYPES, q, resolveFields, selectList } from './fieldNames.js';
@@ -150,7 +151,7 @@ export const runJoinByField: AlgorithmRun = async (params, output, ctx) => {
       if (mismatch && (report.unmatched_features || report.table_keys_without_match_count)) notes.push(mismatch);
       ctx.progress(1, `Joined ${matches.pairs.length.toLocaleString('en-US')} of ${a.count.toLocaleString('en-US')} features`);
       return {
-        output: `${target.path}|layername=${target.layerName}`,
+        output: formatSource({ path: target.path, sublayer: target.layerName }),
         featureCount,
         notes,
         report,

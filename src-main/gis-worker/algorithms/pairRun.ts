@@ -1,8 +1,9 @@
 import path from 'node:path';
 import type { SpatialReference } from 'gdal-async';
 import { BadInputError, throwIfCancelled } from '../errors.js';
-import type { AlgorithmResult } from '../protocol.js';
-import { outputFeatureCount, type OutputTarget } from './sqlOutput.js';
+import type { AlgorithmOutput } from '../protocol.js';
+import { finishRun } from './singleRun.js';
+import type { OutputTarget } from './sqlOutput.js';
 import type { AlgorithmContext } from './types.js';
 import type { VectorInput } from './vectorInput.js';
 import { assumedNote, type Dimension, sourceSrs, type StagedLayer, withVectorInputs, withWorkspace, type Workspace } from './workspace.js';
@@ -31,7 +32,7 @@ export async function runPair(
   ctx: AlgorithmContext,
   opts: PairOptions,
   work: (pair: Pair) => Promise<{ target: OutputTarget; notes?: string[]; report?: Record<string, unknown> }>,
-): Promise<AlgorithmResult> {
+): Promise<AlgorithmOutput> {
   return withVectorInputs({ [first.param]: first.source, [second.param]: second.source }, (inputs) =>
     withWorkspace(async (ws) => {
       const one = inputs[first.param]!;
@@ -39,9 +40,7 @@ export async function runPair(
       const fields = opts.secondFields?.(two.layer.fields.getNames());
       const { a, b, notes } = await stagePair(ws, one, two, ctx, { makeValid: opts.makeValid, ...(fields ? { secondFields: fields } : {}) });
       const { target, notes: more = [], report } = await work({ ws, a, b, notes });
-      const featureCount = await outputFeatureCount(target);
-      ctx.progress(1, `${featureCount.toLocaleString('en-US')} features written`);
-      return { output: `${target.path}|layername=${target.layerName}`, featureCount, notes: [...notes, ...more], ...(report ? { report } : {}) };
+      return { ...(await finishRun(target, ctx, [...notes, ...more])), ...(report ? { report } : {}) };
     }),
   );
 }

@@ -7,11 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
-import { assertClose, fixture, gdalCli, makeTempDir, skipReason } from '../testSupport.js';
-import { bandStats, e2eFixture, gdalInfo, isTiledCompressedGeoTiff, pixel, pixels, runAlgorithm, startWorker } from './rasterTestSupport.js';
+import { assertClose, e2eFixture, fixture, gdalCli, skipReason, workerSuite } from '../testSupport.js';
+import { runAlgorithm } from './algorithmTestKit.js';
+import { bandStats, gdalInfo, isTiledCompressedGeoTiff, pixel, pixels } from './rasterTestSupport.js';
 
 const OLINDA = e2eFixture('olinda_dem_utm25s.tif'); // UTM 25S, metres, Float32
 const ELEV = fixture('elev.tif'); // Luxembourg, EPSG:4326, Int16
@@ -27,16 +27,8 @@ function degreeLength(latDeg: number): { x: number; y: number } {
 }
 
 describe('terrain algorithms (gdaldem) in the worker', { skip: skipReason }, () => {
-  const tmp = makeTempDir();
   let client: GisWorkerClient;
-  before(() => {
-    client = startWorker();
-  });
-  after(() => {
-    client.dispose();
-    tmp.cleanup();
-  });
-  const out = (name: string) => path.join(tmp.dir, name);
+  const { out } = workerSuite((started) => (client = started));
 
   /**
    * gdaldem at pixel (col, row) of a geographic DEM, on a 5×5 window whose pixel size is in
@@ -68,7 +60,7 @@ describe('terrain algorithms (gdaldem) in the worker', { skip: skipReason }, () 
     for (const [i, [algorithm, params, cli]] of cases.entries()) {
       const ours = out(`olinda_${i}.tif`);
       const progress: number[] = [];
-      await runAlgorithm(client, algorithm, { input: OLINDA, ...params }, ours, (f) => progress.push(f));
+      await runAlgorithm(client, algorithm, { input: OLINDA, ...params }, ours, { onProgress: (f) => progress.push(f) });
       const theirs = out(`olinda_${i}_cli.tif`);
       gdalCli('gdaldem', [cli[0]!, '-q', OLINDA, theirs, ...cli.slice(1)]);
       const a = gdalInfo(ours, { checksum: true, stats: true });
@@ -174,8 +166,7 @@ const POINTS: [number, number][] = [[30, 15], [30, 16], [50, 31], [50, 32], [45,
     const pid = client.workerPid;
     const stop = new AbortController();
     const stopped = out('stopped.tif');
-    const job = client.request(
-      { op: 'runAlgorithm', algorithm: 'hillshade', params: { input: big }, output: stopped },
+    const job = client.call('processing.run', { algorithm: 'hillshade', params: { input: big }, output: stopped },
       { signal: stop.signal, onProgress: () => stop.abort(new Error('stopped by the person')) },
     );
     await assert.rejects(job, /stopped by the person/);

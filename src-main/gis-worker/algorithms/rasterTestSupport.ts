@@ -1,35 +1,9 @@
 /**
- * Helpers for the raster algorithm tests: the real worker process, and GDAL's command-line tools
- * (gdalinfo, gdallocationinfo) as the referee that reads what the algorithms wrote.
+ * Helpers for the raster algorithm tests: GDAL's command-line tools (gdalinfo, gdallocationinfo)
+ * as the referee that reads what the algorithms wrote (algorithmTestKit.ts runs them).
  */
 import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { forkLauncher } from '../../worker-host/forkLauncher.js';
-import { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
-import type { AlgorithmResult } from '../protocol.js';
-import { gdalCli, REPO_ROOT } from '../testSupport.js';
-
-const ENTRY = path.join(REPO_ROOT, 'src-main', 'gis-worker', 'workerMain.ts');
-/** Small real files checked in with the app's tests (sources in e2e/fixtures/gis/SOURCES.md). */
-export const E2E_FIXTURES = path.join(REPO_ROOT, 'e2e', 'fixtures', 'gis');
-
-export function e2eFixture(name: string): string {
-  return path.join(E2E_FIXTURES, name);
-}
-
-export function startWorker(): GisWorkerClient {
-  return new GisWorkerClient(forkLauncher(ENTRY, ['--import', 'tsx']));
-}
-
-export function runAlgorithm(
-  client: GisWorkerClient,
-  algorithm: string,
-  params: Record<string, unknown>,
-  output: string,
-  onProgress?: (f: number) => void,
-): Promise<AlgorithmResult> {
-  return client.request({ op: 'runAlgorithm', algorithm, params, output }, onProgress ? { onProgress } : {});
-}
+import { gdalCli } from '../testSupport.js';
 
 /** gdallocationinfo at a pixel (column, row), band 1 unless given. */
 export function pixel(file: string, col: number, row: number, band = 1): number {

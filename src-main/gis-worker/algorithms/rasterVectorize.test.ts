@@ -4,39 +4,19 @@
  * facts: the polygons of each class cover exactly its pixels, a county's pixels carry its value.
  */
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
-import { assertClose, fixture, gdalCli, makeTempDir, ogrSummary, skipReason } from '../testSupport.js';
-import { gdalInfo, isTiledCompressedGeoTiff, pixelAt, runAlgorithm, startWorker } from './rasterTestSupport.js';
+import { assertClose, fixture, gdalCli, ogrSummary, skipReason, workerSuite } from '../testSupport.js';
+import { ogrRows, runAlgorithm } from './algorithmTestKit.js';
+import { gdalInfo, isTiledCompressedGeoTiff, pixelAt } from './rasterTestSupport.js';
 
 const ELEV = fixture('elev.tif');
 const LC = fixture('lc.tif');
 const NC = fixture('nc.gpkg');
 
-/** Rows of `name = value` pairs from an ogrinfo -sql answer, one object per feature. */
-function sqlRows(source: string, sql: string): Record<string, string>[] {
-  const text = gdalCli('ogrinfo', ['-ro', '-q', '-dialect', 'SQLite', '-sql', sql, source]);
-  const rows: Record<string, string>[] = [];
-  for (const line of text.split('\n')) {
-    if (/^OGRFeature/.test(line)) rows.push({});
-    const m = /^\s+(\w+) \([^)]*\) = (.*)$/.exec(line);
-    if (m && rows.length) rows.at(-1)![m[1]!] = m[2]!;
-  }
-  return rows;
-}
-
 describe('raster ↔ vector algorithms in the worker', { skip: skipReason }, () => {
-  const tmp = makeTempDir();
   let client: GisWorkerClient;
-  before(() => {
-    client = startWorker();
-  });
-  after(() => {
-    client.dispose();
-    tmp.cleanup();
-  });
-  const out = (name: string) => path.join(tmp.dir, name);
+  const { out } = workerSuite((started) => (client = started));
 
   test('contours of the Luxembourg DEM: the same lines per level as gdal_contour', async () => {
     const ours = out('contours.gpkg');
@@ -50,7 +30,7 @@ describe('raster ↔ vector algorithms in the worker', { skip: skipReason }, () 
     assert.equal(mine.featureCount, theirs.featureCount);
     assert.match(mine.geometry, /Line String/);
     const perLevel = (src: string, layer: string) =>
-      sqlRows(src, `SELECT elev, COUNT(*) AS n, SUM(ST_Length(geom)) AS len FROM "${layer}" GROUP BY elev ORDER BY elev`);
+      ogrRows(src, `SELECT elev, COUNT(*) AS n, SUM(ST_Length(geom)) AS len FROM "${layer}" GROUP BY elev ORDER BY elev`);
     const a = perLevel(ours, 'contours');
     const b = perLevel(cli, 'contour');
     assert.deepEqual(a.map((r) => [Number(r.elev), Number(r.n)]), b.map((r) => [Number(r.elev), Number(r.n)]));
@@ -62,7 +42,7 @@ describe('raster ↔ vector algorithms in the worker', { skip: skipReason }, () 
   test('contours with a base: every level is base + k × interval', async () => {
     const ours = out('contours25.gpkg');
     await runAlgorithm(client, 'contours', { input: ELEV, interval: 50, base: 25, attribute: 'height' }, `${ours}|layername=c25`);
-    const levels = sqlRows(ours, 'SELECT DISTINCT height FROM c25').map((r) => Number(r.height));
+    const levels = ogrRows(ours, 'SELECT DISTINCT height FROM c25').map((r) => Number(r.height));
     assert.ok(levels.length > 5);
     for (const level of levels) assert.equal((level - 25) % 50, 0, `level ${level}`);
     const cli = out('contours25_cli.gpkg');
@@ -79,7 +59,7 @@ describe('raster ↔ vector algorithms in the worker', { skip: skipReason }, () 
 
     const histogram = JSON.parse(gdalCli('gdalinfo', ['-json', '-hist', LC])).bands[0].histogram as { buckets: number[]; min: number };
     const pixelArea = 3000 * 3000;
-    const areas = sqlRows(ours, 'SELECT class, SUM(ST_Area(geom)) AS area FROM lc GROUP BY class');
+    const areas = ogrRows(ours, 'SELECT class, SUM(ST_Area(geom)) AS area FROM lc GROUP BY class');
     const classes = histogram.buckets.flatMap((count, i) => (count > 0 ? [i] : []));
     assert.deepEqual(areas.map((r) => Number(r.class)).sort((a, b) => a - b), classes);
     for (const r of areas) assertClose(Number(r.area), histogram.buckets[Number(r.class)]! * pixelArea, 1e-3, `area of class ${r.class}`);
@@ -96,7 +76,7 @@ describe('raster ↔ vector algorithms in the worker', { skip: skipReason }, () 
     const ours = out('elev_poly.gpkg');
     // elev.tif is small enough to polygonize; its nodata (-32768) area must not become a polygon.
     await runAlgorithm(client, 'polygonize', { input: ELEV }, `${ours}|layername=p`);
-    const nodata = sqlRows(ours, 'SELECT COUNT(*) AS n FROM p WHERE value = -32768');
+    const nodata = ogrRows(ours, 'SELECT COUNT(*) AS n FROM p WHERE value = -32768');
     assert.equal(Number(nodata[0]!.n), 0);
     // The same DEM as Float32 at 0.0003° (6.6 million pixels): about one polygon per pixel.
     const fine = out('elev_fine.tif');
@@ -120,7 +100,7 @@ describe('raster ↔ vector algorithms in the worker', { skip: skipReason }, () 
     assert.equal(a.bands[0]!.checksum, b.bands[0]!.checksum);
     assert.match(a.coordinateSystem!.wkt, /NAD27/);
     assert.ok(isTiledCompressedGeoTiff(ours));
-    const wake = Number(sqlRows(NC, `SELECT BIR74 FROM "nc.gpkg" WHERE NAME = 'Wake'`)[0]!.BIR74);
+    const wake = Number(ogrRows(NC, `SELECT BIR74 FROM "nc.gpkg" WHERE NAME = 'Wake'`)[0]!.BIR74);
     assert.equal(pixelAt(ours, -78.64, 35.78), wake, 'Raleigh lies in Wake County');
     assert.equal(pixelAt(ours, -76.2, 34.2), -9999, 'the Atlantic off Cape Lookout is nodata');
   });

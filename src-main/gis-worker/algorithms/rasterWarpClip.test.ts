@@ -5,27 +5,25 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
-import { fixture, gdalCli, makeTempDir, skipReason } from '../testSupport.js';
-import { bandStats, e2eFixture, gdalInfo, isTiledCompressedGeoTiff, pixelAt, pixels, runAlgorithm, startWorker } from './rasterTestSupport.js';
+import { e2eFixture, fixture, gdalCli, skipReason, workerSuite } from '../testSupport.js';
+import { runAlgorithm } from './algorithmTestKit.js';
+import { bandStats, gdalInfo, isTiledCompressedGeoTiff, pixelAt, pixels } from './rasterTestSupport.js';
 
 const ELEV = fixture('elev.tif'); // 95 × 90, EPSG:4326, nodata -32768
 const LUX = e2eFixture('lux.shp'); // Luxembourg's 12 cantons, EPSG:4326
 
 describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
-  const tmp = makeTempDir();
   let client: GisWorkerClient;
-  before(() => {
-    client = startWorker();
-  });
-  after(() => {
-    client.dispose();
-    tmp.cleanup();
-  });
-  const out = (name: string) => path.join(tmp.dir, name);
+  const { out } = workerSuite((started) => (client = started));
   const checksum = (file: string) => gdalInfo(file, { checksum: true }).bands[0]!.checksum;
+  /** Columns first … first + width − 1 of the DEM (all its 90 rows) as a GeoTIFF of their own. */
+  const columns = (name: string, first: number, width: number): string => {
+    const file = out(name);
+    gdalCli('gdal_translate', ['-q', '-srcwin', String(first), '0', String(width), '90', ELEV, file]);
+    return file;
+  };
 
   test('warp to UTM 32N: gdalwarp’s grid and pixels; values at source pixel centres kept', async () => {
     const ours = out('elev_utm.tif');
@@ -50,10 +48,8 @@ describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
   });
 
   test('mosaic: two overlapping halves of the DEM make the DEM again; the later input wins the overlap', async () => {
-    const west = out('west.tif');
-    const east = out('east.tif');
-    gdalCli('gdal_translate', ['-q', '-srcwin', '0', '0', '60', '90', ELEV, west]);
-    gdalCli('gdal_translate', ['-q', '-srcwin', '40', '0', '55', '90', ELEV, east]);
+    const west = columns('west.tif', 0, 60);
+    const east = columns('east.tif', 40, 55);
     const ours = out('mosaic.tif');
     const result = await runAlgorithm(client, 'mosaic', { inputs: [west, east] }, ours);
     assert.match(result.notes.join(' '), /95 × 90 pixels from 2 rasters/);
@@ -76,10 +72,8 @@ describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
   });
 
   test('mosaic with a gap: the gap is nodata; rasters of different bands are refused', async () => {
-    const west = out('west_gap.tif');
-    const east = out('east_gap.tif');
-    gdalCli('gdal_translate', ['-q', '-srcwin', '0', '0', '40', '90', ELEV, west]);
-    gdalCli('gdal_translate', ['-q', '-srcwin', '60', '0', '35', '90', ELEV, east]);
+    const west = columns('west_gap.tif', 0, 40);
+    const east = columns('east_gap.tif', 60, 35);
     const ours = out('mosaic_gap.tif');
     await runAlgorithm(client, 'mosaic', { inputs: [west, east] }, ours);
     assert.deepEqual(pixels(ours, [[50, 40], [70, 60]]), [-32768, pixels(ELEV, [[70, 60]])[0]]);

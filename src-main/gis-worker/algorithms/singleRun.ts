@@ -1,5 +1,6 @@
 import path from 'node:path';
-import type { AlgorithmResult } from '../protocol.js';
+import { formatSource } from '../../../src-shared/domain/source.js';
+import type { AlgorithmOutput } from '../protocol.js';
 import { throwIfCancelled } from '../errors.js';
 import { outputFeatureCount, type OutputTarget } from './sqlOutput.js';
 import type { AlgorithmContext } from './types.js';
@@ -17,7 +18,7 @@ export async function runSingle(
   ctx: AlgorithmContext,
   opts: StageOptions,
   work: (single: Single) => Promise<{ target: OutputTarget; notes?: string[] }>,
-): Promise<AlgorithmResult> {
+): Promise<AlgorithmOutput> {
   return withVectorInputs({ input: source }, (inputs) => runSingleOn(inputs.input!, ctx, opts, work));
 }
 
@@ -27,7 +28,7 @@ export async function runSingleOn(
   ctx: AlgorithmContext,
   opts: StageOptions,
   work: (single: Single) => Promise<{ target: OutputTarget; notes?: string[] }>,
-): Promise<AlgorithmResult> {
+): Promise<AlgorithmOutput> {
   return withWorkspace(async (ws) => {
     ctx.progress(0.02, `Reading ${path.basename(input.path)}`);
     const a = await ws.stage(input, 'a', { ...opts, onProgress: (f) => ctx.progress(0.02 + 0.28 * f, `Reading ${path.basename(input.path)}`) });
@@ -38,8 +39,8 @@ export async function runSingleOn(
 }
 
 /** Counts what was written, says so, and builds the result. */
-export async function finishRun(target: OutputTarget, ctx: AlgorithmContext, notes: string[]): Promise<AlgorithmResult> {
+export async function finishRun(target: OutputTarget, ctx: AlgorithmContext, notes: string[]): Promise<AlgorithmOutput> {
   const featureCount = await outputFeatureCount(target);
   ctx.progress(1, `${featureCount.toLocaleString('en-US')} features written`);
-  return { output: `${target.path}|layername=${target.layerName}`, featureCount, notes };
+  return { output: formatSource({ path: target.path, sublayer: target.layerName }), featureCount, notes };
 }

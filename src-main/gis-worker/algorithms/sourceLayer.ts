@@ -1,6 +1,7 @@
 import type { SpatialReference } from 'gdal-async';
 import { gdalReason } from '../errors.js';
 import { gdal } from '../gdal.js';
+import { flatGeometryType } from '../geometryType.js';
 import { q } from './fieldNames.js';
 import type { FidRange } from './sqlOutput.js';
 import type { VectorInput } from './vectorInput.js';
@@ -60,7 +61,7 @@ export function sourceLayer(input: VectorInput): SourceLayer | null {
     fields,
     srs: own.srs,
     assumedWgs84: own.assumed,
-    geometryType: (layer.geomType & 0x7fffffff) % 1000,
+    geometryType: flatGeometryType(layer.geomType),
     hasGeometry,
   };
 }

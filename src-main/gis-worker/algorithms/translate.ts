@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { convertFormat, simplify } from '../../../src-shared/processing/geometryAlgorithms.js';
 import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
 import { gdal } from '../gdal.js';
+import { flatGeometryType } from '../geometryType.js';
 import type { AlgorithmContext, AlgorithmRun } from './types.js';
 import { openVectorInput, outputLayerName, type VectorInput } from './vectorInput.js';
 
@@ -74,7 +75,7 @@ export const runConvertFormat: AlgorithmRun = async (params, output, ctx) => {
   const format = FORMATS[p.format];
   const dest = p.format === 'gpkg' ? path : destinationFor(path, p.format);
   try {
-    const flat = (input.layer.geomType & 0x7fffffff) % 1000;
+    const flat = flatGeometryType(input.layer.geomType);
     const args = ['-f', format.driver, '-nln', layerName];
     const notes: string[] = [];
     if (p.format === 'geojson') {

@@ -1,5 +1,5 @@
 import type { ProgressFn } from '../progressThrottle.js';
-import type { AlgorithmResult } from '../protocol.js';
+import type { AlgorithmOutput } from '../protocol.js';
 
 export interface AlgorithmContext {
   signal: AbortSignal;
@@ -7,4 +7,4 @@ export interface AlgorithmContext {
 }
 
 /** One algorithm's worker half: params already validated in main and layer refs resolved. */
-export type AlgorithmRun = (params: Record<string, unknown>, output: string, ctx: AlgorithmContext) => Promise<AlgorithmResult>;
+export type AlgorithmRun = (params: Record<string, unknown>, output: string, ctx: AlgorithmContext) => Promise<AlgorithmOutput>;

@@ -1,4 +1,5 @@
 import type { Dataset, Layer, SpatialReference } from 'gdal-async';
+import { parseSource } from '../../../src-shared/domain/source.js';
 import { BadInputError } from '../errors.js';
 import { layerSrs } from '../layerSrs.js';
 import { openSource } from '../openSource.js';
@@ -24,7 +25,7 @@ export async function openVectorInput(source: string, param: string): Promise<Ve
 
 /** Where GDAL writes a GeoPackage output layer: `file|layername=NAME`. */
 export function outputLayerName(output: string): { path: string; layerName: string } {
-  const m = /^(.*)\|layername=(.+)$/.exec(output);
-  if (!m) throw new Error(`Output must be 'path|layername=NAME', got ${output}`);
-  return { path: m[1]!, layerName: m[2]! };
+  const { path, sublayer } = parseSource(output);
+  if (!sublayer) throw new Error(`Output must be 'path|layername=NAME', got ${output}`);
+  return { path, layerName: sublayer };
 }

@@ -6,6 +6,7 @@ import { quoteLiteral } from '../../../src-shared/processing/sqlExpression.js';
 import { BadInputError, gdalReason } from '../errors.js';
 import { looksLikeDegrees, wgs84 } from '../crs.js';
 import { gdal } from '../gdal.js';
+import { flatGeometryType } from '../geometryType.js';
 import { openVectorInput, type VectorInput } from './vectorInput.js';
 
 /**
@@ -146,7 +147,7 @@ export class Workspace {
       source: input.path,
       fields,
       dimension: hasGeometry ? await this.dimensionOf(table, layer.geomType) : null,
-      geometryType: (layer.geomType & 0x7fffffff) % 1000,
+      geometryType: flatGeometryType(layer.geomType),
       srs: reproject ? opts.targetSrs! : own.srs,
       count: Number(stats.n ?? 0),
       minFid: Number(stats.lo ?? 1),
@@ -291,7 +292,7 @@ export class Workspace {
 
   /** From the header type, or — for "Unknown"/collections — from what the features hold. */
   private async dimensionOf(table: string, geomType: number): Promise<Dimension> {
-    const known = dimensionOfType((geomType & 0x7fffffff) % 1000);
+    const known = dimensionOfType(flatGeometryType(geomType));
     if (known !== undefined) return known;
     const r = await this.row(`SELECT MAX(ST_Dimension(geom)) AS d FROM ${table} WHERE geom IS NOT NULL`);
     // An empty layer of unknown type says nothing: it is taken as polygons (the output stays empty).

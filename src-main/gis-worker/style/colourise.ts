@@ -3,19 +3,11 @@
  * (pseudocolour) or three stretched bands (RGB composite). A pixel is transparent where the
  * warp left no data (validity 0: outside the raster or nodata) or a value is not a number.
  */
+import { alphaByte, stretchByte } from '../stretch.js';
 
 export interface Rgba {
   rgba: Uint8Array;
   visible: number;
-}
-
-function stretchByte(v: number, min: number, scale: number): number {
-  const s = (v - min) * scale;
-  return s <= 0 ? 0 : s >= 255 ? 255 : Math.round(s);
-}
-
-function alphaByte(a: number): number {
-  return a >= 255 ? 255 : Math.round(a);
 }
 
 /** `lut` holds 256 RGB triplets; values are stretched linearly from min..max onto its index. */
