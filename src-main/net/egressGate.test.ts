@@ -2,16 +2,13 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { fixture, skipReason } from '../gis-worker/testSupport.js';
-import { forkLauncher } from '../worker-host/forkLauncher.js';
-import { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
+import { fixture, skipReason, startWorker } from '../gis-worker/testSupport.js';
+import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
 import { makeWorkerSpawn } from '../worker-host/workerSpawn.js';
 import { startCanaryServer, type CanaryServer } from '../../e2e/support/canaryServer.js';
 import { EgressGate } from './egressGate.js';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
-const ENTRY = join(import.meta.dirname, '..', 'gis-worker', 'workerMain.ts');
 
 describe('egress gate: GDAL reaches only what the running call was approved for', { skip: skipReason }, () => {
   let canary: CanaryServer;
@@ -22,7 +19,7 @@ describe('egress gate: GDAL reaches only what the running call was approved for'
     canary = await startCanaryServer(readFileSync(fixture('ne_110m_admin_0_countries.json')));
     gate = await EgressGate.start({ allowedOrigins: new Set([canary.origin]) });
     strict = await EgressGate.start();
-    client = new GisWorkerClient(forkLauncher(ENTRY, ['--import', 'tsx']), { spawn: makeWorkerSpawn({ egressEnv: gate.workerEnv() }) });
+    client = startWorker({ spawn: makeWorkerSpawn({ egressEnv: gate.workerEnv() }) });
   });
   after(async () => {
     client.dispose();

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { testLayer } from '../../src-shared/domain/testing/testLayer.js';
 import { z } from 'zod';
 import type { LayerInfo } from '../../src-shared/domain/layer.js';
 import type { Handles } from '../../src-shared/tools/handles.js';
@@ -440,20 +441,8 @@ describe('dispatcher: a call refused by the loop guard is audited', () => {
 });
 
 describe('dispatcher: produced layers may bring their own info', () => {
-  const info: LayerInfo = {
-    kind: 'vector',
-    driver: 'GPKG',
-    crs: { epsg: 4326, name: 'WGS 84', geographic: true },
-    extent: [0, 0, 1, 1],
-    extent4326: [0, 0, 1, 1],
-    geometryType: 'Polygon',
-    featureCount: 2,
-    fields: [],
-    width: null,
-    height: null,
-    bands: [],
-    sublayers: ['a'],
-  };
+  const info: LayerInfo = testLayer({ info: { geometryType: 'Polygon', featureCount: 2, sublayers: ['a'] } }).info;
+
   function host(items: unknown[]) {
     const producer = defineTool({
       id: 'test.producer',

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { testLayer } from '../../src-shared/domain/testing/testLayer.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { GisWorkerClient, WorkerCrashedError, WorkerRequestError } from './GisWorkerClient.js';
 import type { WorkerChannel, WorkerLauncher } from './launcher.js';
@@ -54,20 +55,7 @@ const ready = (ch: FakeChannel): void => ch.emit({ type: 'ready', gdalVersion: '
 const describeArgs = { source: '/data/a.gpkg' };
 const tileArgs = { source: '/data/dem.tif', z: 3, x: 1, y: 2, style: { type: 'grey', band: 1, min: null, max: null } } as const;
 
-const layerInfo = {
-  kind: 'vector',
-  driver: 'GPKG',
-  crs: { epsg: 4326, name: 'WGS 84', geographic: true },
-  extent: [0, 0, 1, 1],
-  extent4326: [0, 0, 1, 1],
-  geometryType: 'Point',
-  featureCount: 1,
-  fields: [],
-  width: null,
-  height: null,
-  bands: [],
-  sublayers: ['a'],
-};
+const layerInfo = testLayer({ info: { geometryType: 'Point', featureCount: 1, sublayers: ['a'] } }).info;
 
 describe('GisWorkerClient (scripted worker)', () => {
   test('starts lazily, holds requests until ready, forwards progress, resolves results', async () => {

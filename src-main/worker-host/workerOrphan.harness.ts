@@ -9,9 +9,7 @@
  * the e2e Stop test does); the line is printed at its first progress, when GDAL is at work.
  */
 import path from 'node:path';
-import { fixture, REPO_ROOT } from '../gis-worker/testSupport.js';
-import { forkLauncher } from './forkLauncher.js';
-import { GisWorkerClient } from './GisWorkerClient.js';
+import { fixture, startWorker } from '../gis-worker/testSupport.js';
 import { makeWorkerSpawn } from './workerSpawn.js';
 
 const [mode, outputDir] = process.argv.slice(2);
@@ -20,9 +18,8 @@ if ((mode !== 'idle' && mode !== 'busy') || !outputDir) {
   process.exit(2);
 }
 
-const ENTRY = path.join(REPO_ROOT, 'src-main', 'gis-worker', 'workerMain.ts');
 const spawn = makeWorkerSpawn();
-const client = new GisWorkerClient(forkLauncher(ENTRY, ['--import', 'tsx']), { spawn });
+const client = startWorker({ spawn });
 let reported = false;
 
 function report(): void {

@@ -3,14 +3,11 @@
  * against GDAL's command-line tools (ogrinfo, gdal_translate -of XYZ) and arithmetic done here.
  */
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { CallParams, WorkerCallName } from '../../../src-shared/worker/workerCalls.js';
-import { forkLauncher } from '../../worker-host/forkLauncher.js';
-import { GisWorkerClient, WorkerRequestError } from '../../worker-host/GisWorkerClient.js';
-import { fixture, gdalCli, REPO_ROOT, skipReason } from '../testSupport.js';
+import { WorkerRequestError, type GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
+import { fixture, gdalCli, skipReason, startWorker } from '../testSupport.js';
 
-const ENTRY = path.join(REPO_ROOT, 'src-main', 'gis-worker', 'workerMain.ts');
 const NC = fixture('nc.gpkg');
 const COUNTRIES = fixture('ne_110m_admin_0_countries.json');
 
@@ -37,7 +34,7 @@ describe('style worker functions', { skip: skipReason }, () => {
   let client: GisWorkerClient;
   const call = <F extends WorkerCallName>(fn: F, args: CallParams<F>) => client.call(fn, args);
   before(() => {
-    client = new GisWorkerClient(forkLauncher(ENTRY, ['--import', 'tsx']));
+    client = startWorker();
   });
   after(() => client.dispose());
 
