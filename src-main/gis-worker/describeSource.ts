@@ -1,4 +1,5 @@
 import type { BandInfo, LayerInfo } from '../../src-shared/domain/layer.js';
+import { quoteIdentifier } from '../../src-shared/sql/quote.js';
 import { bandRange, finiteOrNull } from './bandStats.js';
 import { crsInfo, looksLikeDegrees, transformBBox, wgs84 } from './crs.js';
 import { BadInputError, gdalReason, throwIfCancelled } from './errors.js';
@@ -66,9 +67,8 @@ async function describeVector(opened: OpenedVector, signal?: AbortSignal): Promi
 
 /** GeoJSON, KML and FlatGeobuf often declare "Unknown"; the map needs points/lines/polygons. */
 async function scanGeometryTypes(opened: OpenedVector): Promise<string> {
-  const name = opened.layer.name.replace(/"/g, '""');
   try {
-    const result = await opened.ds.executeSQLAsync(`SELECT DISTINCT OGR_GEOMETRY FROM "${name}"`, undefined, 'OGRSQL');
+    const result = await opened.ds.executeSQLAsync(`SELECT DISTINCT OGR_GEOMETRY FROM ${quoteIdentifier(opened.layer.name)}`, undefined, 'OGRSQL');
     const names: (string | null)[] = [];
     for (let f = await result.features.firstAsync(); f; f = await result.features.nextAsync()) {
       names.push(f.fields.get(0) as string | null);

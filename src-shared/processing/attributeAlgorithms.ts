@@ -1,12 +1,10 @@
 import { z } from 'zod';
-import { defineAlgorithm } from './algorithmSpec.js';
+import { defineTableAlgorithm } from './algorithmSpec.js';
 import { fieldList, newFieldName } from './fieldParams.js';
 import { layerParam as layer } from './params.js';
 import { expressionSyntaxProblem } from './sqlExpression.js';
 
 /** Algorithms that work on attributes: filters, calculated fields, joins, aggregation. Plain tables are welcome. */
-
-const VECTOR_OR_TABLE = ['vector', 'table'] as const;
 
 /** An SQLite-dialect expression, syntax-checked here and checked against the real fields in the worker. */
 const expression = (what: string) =>
@@ -20,7 +18,7 @@ const expression = (what: string) =>
     })
     .describe(what);
 
-export const selectByAttribute = defineAlgorithm({
+export const selectByAttribute = defineTableAlgorithm({
   id: 'select_by_attribute',
   title: 'Select by attribute',
   description:
@@ -31,13 +29,9 @@ export const selectByAttribute = defineAlgorithm({
     input: layer,
     where: expression("Filter expression, e.g. \"pop > 1000000 AND continent = 'Africa'\""),
   }),
-  layerParams: ['input'],
-  layerKinds: { input: VECTOR_OR_TABLE },
-  distanceParams: [],
-  output: 'vector',
 });
 
-export const fieldCalculator = defineAlgorithm({
+export const fieldCalculator = defineTableAlgorithm({
   id: 'field_calculator',
   title: 'Field calculator',
   description:
@@ -52,15 +46,11 @@ export const fieldCalculator = defineAlgorithm({
     expression: expression('Expression, e.g. "pop_est / 1e6" or "CASE WHEN gdp > 1000 THEN \'high\' ELSE \'low\' END"'),
     field_type: z.enum(['real', 'integer', 'text']).default('real').describe('Type of the new field'),
   }),
-  layerParams: ['input'],
-  layerKinds: { input: VECTOR_OR_TABLE },
-  distanceParams: [],
-  output: 'vector',
 });
 
 const keyList = z.union([z.string().min(1), z.array(z.string().min(1)).min(1).max(5)]);
 
-export const joinByField = defineAlgorithm({
+export const joinByField = defineTableAlgorithm({
   id: 'join_by_field',
   title: 'Join attributes by field value',
   description:
@@ -84,12 +74,9 @@ export const joinByField = defineAlgorithm({
     keep_unmatched: z.boolean().default(true).describe('Keep input features without a matching row (joined fields empty)'),
   }),
   layerParams: ['input', 'table'],
-  layerKinds: { input: VECTOR_OR_TABLE, table: VECTOR_OR_TABLE },
-  distanceParams: [],
-  output: 'vector',
 });
 
-export const aggregate = defineAlgorithm({
+export const aggregate = defineTableAlgorithm({
   id: 'aggregate',
   title: 'Aggregate by attribute',
   description:
@@ -107,10 +94,6 @@ export const aggregate = defineAlgorithm({
       .describe('Statistics per field; count counts non-empty values'),
     geometry: z.enum(['none', 'dissolve']).default('none').describe('none: a table; dissolve: merged geometry per group'),
   }),
-  layerParams: ['input'],
-  layerKinds: { input: VECTOR_OR_TABLE },
-  distanceParams: [],
-  output: 'vector',
 });
 
 export const ATTRIBUTE_ALGORITHMS = [selectByAttribute, fieldCalculator, joinByField, aggregate];

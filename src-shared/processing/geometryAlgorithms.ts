@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAlgorithm } from './algorithmSpec.js';
+import { defineAlgorithm, defineTableAlgorithm } from './algorithmSpec.js';
 import { fieldList } from './fieldParams.js';
 import { layerParam as layer } from './params.js';
 
@@ -16,9 +16,6 @@ export const dissolve = defineAlgorithm({
     input: layer,
     by: fieldList.optional().describe('Fields whose values group the features (default: merge everything)'),
   }),
-  layerParams: ['input'],
-  distanceParams: [],
-  output: 'vector',
 });
 
 export const centroids = defineAlgorithm({
@@ -31,9 +28,6 @@ export const centroids = defineAlgorithm({
     input: layer,
     inside: z.boolean().default(false).describe('Use a point on the surface instead of the centroid'),
   }),
-  layerParams: ['input'],
-  distanceParams: [],
-  output: 'vector',
 });
 
 export const simplify = defineAlgorithm({
@@ -47,12 +41,10 @@ export const simplify = defineAlgorithm({
     input: layer,
     tolerance: z.number().positive().describe('Maximum deviation in the layer CRS units (metres in a projected CRS)'),
   }),
-  layerParams: ['input'],
   distanceParams: ['tolerance'],
-  output: 'vector',
 });
 
-export const convertFormat = defineAlgorithm({
+export const convertFormat = defineTableAlgorithm({
   id: 'convert_format',
   title: 'Convert format',
   description:
@@ -63,10 +55,6 @@ export const convertFormat = defineAlgorithm({
     input: layer,
     format: z.enum(['gpkg', 'geojson', 'shapefile', 'flatgeobuf', 'csv']).describe('Target format'),
   }),
-  layerParams: ['input'],
-  layerKinds: { input: ['vector', 'table'] },
-  distanceParams: [],
-  output: 'vector',
 });
 
 export const areaLength = defineAlgorithm({
@@ -82,9 +70,6 @@ export const areaLength = defineAlgorithm({
     area_unit: z.enum(['m2', 'ha', 'km2']).default('km2').describe('Unit of area_<unit>: square metres, hectares or square kilometres'),
     length_unit: z.enum(['m', 'km']).default('km').describe('Unit of length_<unit> / perimeter_<unit>'),
   }),
-  layerParams: ['input'],
-  distanceParams: [],
-  output: 'vector',
 });
 
 export const GEOMETRY_ALGORITHMS = [dissolve, centroids, simplify, convertFormat, areaLength];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineAlgorithm } from './algorithmSpec.js';
+import { defineOverlayAlgorithm } from './algorithmSpec.js';
 import { fieldList, newFieldName } from './fieldParams.js';
 import { layerParam as layer } from './params.js';
 
@@ -10,20 +10,20 @@ import { layerParam as layer } from './params.js';
 
 const overlay = layer.describe('Project layer id or exact name of the second layer (polygons for clip/difference)');
 
-export const clip = defineAlgorithm({
+/** The params of the overlays that take nothing but their two layers. */
+const inputAndOverlay = z.object({ input: layer, overlay });
+
+export const clip = defineOverlayAlgorithm({
   id: 'clip',
   title: 'Clip',
   description:
     'Cuts the features of `input` to the area covered by the polygons of `overlay` (their union); features outside ' +
     'are dropped, attributes of `input` are kept. Output: a new GeoPackage layer of the same geometry kind as input, ' +
     'in the input CRS.',
-  params: z.object({ input: layer, overlay }),
-  layerParams: ['input', 'overlay'],
-  distanceParams: [],
-  output: 'vector',
+  params: inputAndOverlay,
 });
 
-export const intersection = defineAlgorithm({
+export const intersection = defineOverlayAlgorithm({
   id: 'intersection',
   title: 'Intersection',
   description:
@@ -35,37 +35,28 @@ export const intersection = defineAlgorithm({
     overlay,
     overlay_fields: fieldList.optional().describe('Fields of overlay to keep (default: all)'),
   }),
-  layerParams: ['input', 'overlay'],
-  distanceParams: [],
-  output: 'vector',
 });
 
-export const difference = defineAlgorithm({
+export const difference = defineOverlayAlgorithm({
   id: 'difference',
   title: 'Difference',
   description:
     'What remains of each feature of `input` after cutting away the polygons of `overlay`; features entirely covered ' +
     'are dropped. Attributes of input kept. Output: a new GeoPackage layer in the input CRS.',
-  params: z.object({ input: layer, overlay }),
-  layerParams: ['input', 'overlay'],
-  distanceParams: [],
-  output: 'vector',
+  params: inputAndOverlay,
 });
 
-export const union = defineAlgorithm({
+export const union = defineOverlayAlgorithm({
   id: 'union',
   title: 'Union',
   description:
     'Overlays two polygon layers: the overlapping parts (attributes of both), the parts of `input` outside overlay ' +
     '(overlay fields empty) and the parts of `overlay` outside input (input fields empty). Overlaps inside one layer ' +
     'are not split. Output: a new GeoPackage polygon layer in the input CRS.',
-  params: z.object({ input: layer, overlay }),
-  layerParams: ['input', 'overlay'],
-  distanceParams: [],
-  output: 'vector',
+  params: inputAndOverlay,
 });
 
-export const selectByLocation = defineAlgorithm({
+export const selectByLocation = defineOverlayAlgorithm({
   id: 'select_by_location',
   title: 'Select by location',
   description:
@@ -80,12 +71,9 @@ export const selectByLocation = defineAlgorithm({
       .default('intersects')
       .describe('intersects: touches or overlaps some overlay feature; within: inside one; contains: holds one; disjoint: touches none'),
   }),
-  layerParams: ['input', 'overlay'],
-  distanceParams: [],
-  output: 'vector',
 });
 
-export const spatialJoin = defineAlgorithm({
+export const spatialJoin = defineOverlayAlgorithm({
   id: 'spatial_join',
   title: 'Spatial join',
   description:
@@ -106,11 +94,9 @@ export const spatialJoin = defineAlgorithm({
     keep_unmatched: z.boolean().default(true).describe('Keep input features that match nothing (joined fields empty)'),
   }),
   layerParams: ['input', 'join'],
-  distanceParams: [],
-  output: 'vector',
 });
 
-export const countPointsInPolygons = defineAlgorithm({
+export const countPointsInPolygons = defineOverlayAlgorithm({
   id: 'count_points_in_polygons',
   title: 'Count points in polygons',
   description:
@@ -123,8 +109,6 @@ export const countPointsInPolygons = defineAlgorithm({
     weight_field: z.string().min(1).optional().describe('Numeric field of points to sum instead of counting'),
   }),
   layerParams: ['input', 'points'],
-  distanceParams: [],
-  output: 'vector',
 });
 
 export const OVERLAY_ALGORITHMS = [clip, intersection, difference, union, selectByLocation, spatialJoin, countPointsInPolygons];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AlgorithmSpec } from './algorithmSpec.js';
-import { defineAlgorithm } from './algorithmSpec.js';
+import { defineRasterAlgorithm } from './algorithmSpec.js';
 import { newFieldName } from './fieldParams.js';
 import { epsgParam as epsg, layerParam as layer } from './params.js';
 import { parseRasterExpression } from './rasterExpression.js';
@@ -28,7 +28,7 @@ const DEM_NOTE =
   'size is converted to metres per latitude (WGS 84 ellipsoid, in strips of rows thin enough that the scale ' +
   'changes under 0.1 % in one), so no reprojection is needed first.';
 
-export const resample = defineAlgorithm({
+export const resample = defineRasterAlgorithm({
   id: 'resample',
   title: 'Resample raster',
   description:
@@ -43,12 +43,9 @@ export const resample = defineAlgorithm({
       .default('bilinear')
       .describe('Resampling: nearest keeps values (classes); bilinear/cubic for continuous data; average/mode when making pixels coarser'),
   }),
-  layerParams: ['input'],
-  distanceParams: [],
-  output: 'raster',
 });
 
-export const warp = defineAlgorithm({
+export const warp = defineRasterAlgorithm({
   id: 'warp',
   title: 'Warp (reproject) raster',
   description:
@@ -60,13 +57,9 @@ export const warp = defineAlgorithm({
     resolution: z.number().positive().optional().describe('Pixel size in the target CRS units; default: GDAL keeps about the same number of pixels'),
     method: resampling,
   }),
-  layerParams: ['input'],
-  layerKinds: { input: 'raster' },
-  distanceParams: [],
-  output: 'raster',
 });
 
-export const mosaic = defineAlgorithm({
+export const mosaic = defineRasterAlgorithm({
   id: 'mosaic',
   title: 'Mosaic rasters',
   description:
@@ -81,12 +74,9 @@ export const mosaic = defineAlgorithm({
     nodata: z.number().optional().describe('Nodata value of the output; default: the inputs’ own nodata value'),
   }),
   layerParams: ['inputs'],
-  layerKinds: { inputs: 'raster' },
-  distanceParams: [],
-  output: 'raster',
 });
 
-export const clipRaster = defineAlgorithm({
+export const clipRaster = defineRasterAlgorithm({
   id: 'clip_raster',
   title: 'Clip raster',
   description:
@@ -108,12 +98,10 @@ export const clipRaster = defineAlgorithm({
     .refine((p) => (p.bbox === undefined) !== (p.mask === undefined), { message: 'give exactly one of bbox or mask' })
     .refine((p) => !p.bbox || (p.bbox[0] < p.bbox[2] && p.bbox[1] < p.bbox[3]), { message: 'bbox must be [xmin, ymin, xmax, ymax] with xmin < xmax and ymin < ymax' }),
   layerParams: ['input', 'mask'],
-  layerKinds: { input: 'raster', mask: 'vector' },
-  distanceParams: [],
-  output: 'raster',
+  layerKinds: { mask: 'vector' },
 });
 
-export const hillshade = defineAlgorithm({
+export const hillshade = defineRasterAlgorithm({
   id: 'hillshade',
   title: 'Hillshade',
   description:
@@ -132,13 +120,9 @@ export const hillshade = defineAlgorithm({
     algorithm: demAlgorithm,
     compute_edges: computeEdges,
   }),
-  layerParams: ['input'],
-  layerKinds: { input: 'raster' },
-  distanceParams: [],
-  output: 'raster',
 });
 
-export const slope = defineAlgorithm({
+export const slope = defineRasterAlgorithm({
   id: 'slope',
   title: 'Slope',
   description:
@@ -152,13 +136,9 @@ export const slope = defineAlgorithm({
     algorithm: demAlgorithm,
     compute_edges: computeEdges,
   }),
-  layerParams: ['input'],
-  layerKinds: { input: 'raster' },
-  distanceParams: [],
-  output: 'raster',
 });
 
-export const aspect = defineAlgorithm({
+export const aspect = defineRasterAlgorithm({
   id: 'aspect',
   title: 'Aspect',
   description:
@@ -171,13 +151,9 @@ export const aspect = defineAlgorithm({
     algorithm: demAlgorithm,
     compute_edges: computeEdges,
   }),
-  layerParams: ['input'],
-  layerKinds: { input: 'raster' },
-  distanceParams: [],
-  output: 'raster',
 });
 
-export const contours = defineAlgorithm({
+export const contours = defineRasterAlgorithm({
   id: 'contours',
   title: 'Contour lines',
   description:
@@ -190,13 +166,10 @@ export const contours = defineAlgorithm({
     base: z.number().default(0).describe('A level that gets a line; the others are base ± k × interval'),
     attribute: newFieldName.default('elev').describe('Name of the field holding each line’s level'),
   }),
-  layerParams: ['input'],
-  layerKinds: { input: 'raster' },
-  distanceParams: [],
   output: 'vector',
 });
 
-export const polygonize = defineAlgorithm({
+export const polygonize = defineRasterAlgorithm({
   id: 'polygonize',
   title: 'Polygonize raster',
   description:
@@ -209,13 +182,10 @@ export const polygonize = defineAlgorithm({
     connectedness: z.union([z.literal(4), z.literal(8)]).default(4).describe('4: pixels touching by an edge are connected; 8: by a corner too'),
     field: newFieldName.default('value').describe('Name of the field holding each polygon’s pixel value'),
   }),
-  layerParams: ['input'],
-  layerKinds: { input: 'raster' },
-  distanceParams: [],
   output: 'vector',
 });
 
-export const rasterize = defineAlgorithm({
+export const rasterize = defineRasterAlgorithm({
   id: 'rasterize',
   title: 'Rasterize vector layer',
   description:
@@ -234,15 +204,12 @@ export const rasterize = defineAlgorithm({
       all_touched: z.boolean().default(false).describe('Burn every pixel a feature touches, not only those whose centre is inside'),
     })
     .refine((p) => p.burn_value === undefined || p.attribute === undefined, { message: 'give burn_value or attribute, not both' }),
-  layerParams: ['input'],
   layerKinds: { input: 'vector' },
-  distanceParams: [],
-  output: 'raster',
 });
 
 export const ZONAL_STATS = ['count', 'sum', 'mean', 'min', 'max'] as const;
 
-export const zonalStatistics = defineAlgorithm({
+export const zonalStatistics = defineRasterAlgorithm({
   id: 'zonal_statistics',
   title: 'Zonal statistics',
   description:
@@ -266,12 +233,11 @@ export const zonalStatistics = defineAlgorithm({
       .describe('Count every pixel a zone touches, not only those whose centre is inside (for zones only a few pixels wide)'),
   }),
   layerParams: ['zones', 'raster'],
-  layerKinds: { zones: 'vector', raster: 'raster' },
-  distanceParams: [],
+  layerKinds: { zones: 'vector' },
   output: 'vector',
 });
 
-export const rasterCalculator = defineAlgorithm({
+export const rasterCalculator = defineRasterAlgorithm({
   id: 'raster_calculator',
   title: 'Raster calculator',
   description:
@@ -310,9 +276,6 @@ export const rasterCalculator = defineAlgorithm({
       }
     }),
   layerParams: ['inputs'],
-  layerKinds: { inputs: 'raster' },
-  distanceParams: [],
-  output: 'raster',
 });
 
 /** The raster algorithms of the catalogue. */

@@ -14,6 +14,8 @@
  * Comparisons give 1 or 0; where(c, a, b) is a where c ≠ 0, else b.
  */
 
+import { createLexer, type Token } from '../text/lexer.js';
+
 export type CompareOp = '<' | '<=' | '>' | '>=' | '==' | '!=';
 export type ArithOp = '+' | '-' | '*' | '/';
 export type FunctionName = 'min' | 'max' | 'abs' | 'sqrt' | 'where';
@@ -48,75 +50,51 @@ export const MAX_EXPRESSION_LENGTH = 2000;
 /** Nesting deeper than this is refused: the tree is walked recursively in the worker. */
 const MAX_DEPTH = 64;
 
-interface Token {
-  kind: 'number' | 'band' | 'name' | 'op' | 'end';
-  text: string;
-  /** 1-based column, for messages. */
-  at: number;
-}
+/** Numbers, words (bands such as A1 and function names), operators; nothing else. */
+const lexExpression = createLexer({
+  space: (c) => /\s/.test(c),
+  number: /(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/,
+  word: /[A-Za-z_][A-Za-z0-9_]*/,
+  operators: ['<=', '>=', '==', '!=', '<', '>', '+', '-', '*', '/', '(', ')', ','],
+  messages: { unexpected: (c, at) => `unexpected character '${c}' at column ${at + 1}` },
+  error: (message) => new SyntaxError(message),
+});
 
-const OPERATORS = ['<=', '>=', '==', '!=', '<', '>', '+', '-', '*', '/', '(', ')', ','];
-
-function tokenize(text: string): Token[] | string {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    const rest = text.slice(i);
-    const num = /^(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/.exec(rest);
-    if (num) {
-      tokens.push({ kind: 'number', text: num[0], at: i + 1 });
-      i += num[0].length;
-      continue;
-    }
-    const word = /^[A-Za-z_][A-Za-z0-9_]*/.exec(rest);
-    if (word) {
-      const w = word[0];
-      const kind = /^[A-Za-z]\d+$/.test(w) ? 'band' : 'name';
-      tokens.push({ kind, text: w, at: i + 1 });
-      i += w.length;
-      continue;
-    }
-    const op = OPERATORS.find((o) => rest.startsWith(o));
-    if (op) {
-      tokens.push({ kind: 'op', text: op, at: i + 1 });
-      i += op.length;
-      continue;
-    }
-    return `unexpected character '${c}' at column ${i + 1}`;
-  }
-  tokens.push({ kind: 'end', text: 'end of expression', at: text.length + 1 });
-  return tokens;
-}
+/** A word that names a band: one letter, then digits. */
+const BAND = /^[A-Za-z]\d+$/;
 
 class Parser {
   private pos = 0;
   readonly bands = new Map<string, BandRef>();
-  constructor(private readonly tokens: Token[]) {}
+  constructor(
+    private readonly tokens: Token[],
+    private readonly length: number,
+  ) {}
 
-  private peek(): Token {
-    return this.tokens[this.pos]!;
+  /** The next token; undefined at the end of the expression. */
+  private peek(): Token | undefined {
+    return this.tokens[this.pos];
   }
   private next(): Token {
     return this.tokens[this.pos++]!;
   }
+  /** 1-based column of a token, or of the end, for messages. */
+  private column(t: Token | undefined): number {
+    return t ? t.start + 1 : this.length + 1;
+  }
   private fail(expected: string): never {
     const t = this.peek();
-    const found = t.kind === 'end' ? 'the end of the expression' : `'${t.text}'`;
-    throw new SyntaxError(`expected ${expected} at column ${t.at}, found ${found}`);
+    const found = t ? `'${t.text}'` : 'the end of the expression';
+    throw new SyntaxError(`expected ${expected} at column ${this.column(t)}, found ${found}`);
   }
   private isOp(...ops: string[]): boolean {
     const t = this.peek();
-    return t.kind === 'op' && ops.includes(t.text);
+    return t?.kind === 'op' && ops.includes(t.text);
   }
 
   parseAll(): ExprNode {
     const tree = this.expr(0);
-    if (this.peek().kind !== 'end') this.fail('an operator or the end of the expression');
+    if (this.peek()) this.fail('an operator or the end of the expression');
     return tree;
   }
 
@@ -133,19 +111,19 @@ class Parser {
   }
 
   private sum(depth: number): ExprNode {
-    let node = this.product(depth);
-    while (this.isOp('+', '-')) {
-      const op = this.next().text as ArithOp;
-      node = { type: 'binary', op, left: node, right: this.product(depth) };
-    }
-    return node;
+    return this.leftAssociative(['+', '-'], (d) => this.product(d), depth);
   }
 
   private product(depth: number): ExprNode {
-    let node = this.unary(depth);
-    while (this.isOp('*', '/')) {
+    return this.leftAssociative(['*', '/'], (d) => this.unary(d), depth);
+  }
+
+  /** operand (op operand)*, grouped from the left: 8 - 2 - 1 is (8 - 2) - 1. */
+  private leftAssociative(ops: ArithOp[], operand: (depth: number) => ExprNode, depth: number): ExprNode {
+    let node = operand(depth);
+    while (this.isOp(...ops)) {
       const op = this.next().text as ArithOp;
-      node = { type: 'binary', op, left: node, right: this.unary(depth) };
+      node = { type: 'binary', op, left: node, right: operand(depth) };
     }
     return node;
   }
@@ -165,25 +143,26 @@ class Parser {
 
   private primary(depth: number): ExprNode {
     const t = this.peek();
-    if (t.kind === 'number') {
+    const at = this.column(t);
+    if (t?.kind === 'number') {
       this.next();
       const value = Number(t.text);
-      if (!Number.isFinite(value)) throw new SyntaxError(`number '${t.text}' at column ${t.at} is out of range`);
+      if (!Number.isFinite(value)) throw new SyntaxError(`number '${t.text}' at column ${at} is out of range`);
       return { type: 'number', value };
     }
-    if (t.kind === 'band') {
+    if (t?.kind === 'word' && BAND.test(t.text)) {
       this.next();
       const name = t.text.toUpperCase();
       const band = Number(name.slice(1));
-      if (band < 1) throw new SyntaxError(`band '${t.text}' at column ${t.at}: bands are numbered from 1`);
+      if (band < 1) throw new SyntaxError(`band '${t.text}' at column ${at}: bands are numbered from 1`);
       const ref: BandRef = { raster: name.charCodeAt(0) - 65, band, name };
       this.bands.set(name, ref);
       return { type: 'band', ...ref };
     }
-    if (t.kind === 'name') {
+    if (t?.kind === 'word') {
       const fn = t.text.toLowerCase() as FunctionName;
       if (!Object.hasOwn(ARITY, fn)) {
-        throw new SyntaxError(`unknown name '${t.text}' at column ${t.at}: use bands like A1, numbers, and min, max, abs, sqrt, where`);
+        throw new SyntaxError(`unknown name '${t.text}' at column ${at}: use bands like A1, numbers, and min, max, abs, sqrt, where`);
       }
       this.next();
       if (!this.isOp('(')) this.fail(`'(' after ${fn}`);
@@ -198,7 +177,7 @@ class Parser {
       const [min, max] = ARITY[fn];
       if (args.length < min || args.length > max) {
         const want = min === max ? `${min}` : `${min} to ${max}`;
-        throw new SyntaxError(`${fn}() at column ${t.at} takes ${want} argument(s), got ${args.length}`);
+        throw new SyntaxError(`${fn}() at column ${at} takes ${want} argument(s), got ${args.length}`);
       }
       return { type: 'call', fn, args };
     }
@@ -216,10 +195,8 @@ class Parser {
 /** Parses an expression of the grammar above; never evaluates anything. */
 export function parseRasterExpression(text: string): ParseResult {
   if (text.length > MAX_EXPRESSION_LENGTH) return { ok: false, error: `expression longer than ${MAX_EXPRESSION_LENGTH} characters` };
-  const tokens = tokenize(text);
-  if (typeof tokens === 'string') return { ok: false, error: tokens };
-  const parser = new Parser(tokens);
   try {
+    const parser = new Parser(lexExpression(text), text.length);
     const tree = parser.parseAll();
     const bands = [...parser.bands.values()].sort((a, b) => a.raster - b.raster || a.band - b.band);
     if (bands.length === 0) return { ok: false, error: 'the expression uses no band (write A1 for band 1 of the first raster)' };

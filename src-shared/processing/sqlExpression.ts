@@ -10,8 +10,12 @@
  * worker (against the layer's real field names).
  */
 
+import { quoteIdentifier } from '../sql/quote.js';
 import { AGGREGATE_WHEN_ONE_ARGUMENT, functionRefusal, isAllowedFunction } from '../sql/sqlFunctions.js';
+import { asciiLower, SQL_QUOTED_NAME, SQL_STRING } from '../sql/sqlTokens.js';
+import { createLexer, type Token } from '../text/lexer.js';
 
+/** The SQL quoting, for the worker modules that build SQL around checked expressions. */
 
 /** Keywords an expression may contain; everything else that is a word must be a field or a function. */
 const KEYWORDS = new Set([
@@ -29,72 +33,33 @@ const RESERVED = new Set(['and', 'or', 'not', 'is', 'null', 'between', 'in', 'ca
 /** Type names of CAST (x AS type): `AS NUMERIC(10)` is a type, not a call. */
 const TYPE_NAMES = new Set(['integer', 'real', 'text', 'numeric', 'blob']);
 
-export type Token =
-  | { kind: 'string'; text: string }
-  | { kind: 'number'; text: string }
-  | { kind: 'word'; text: string; quoted: boolean }
-  | { kind: 'op'; text: string };
-
 export class ExpressionError extends Error {
   override readonly name = 'ExpressionError';
 }
 
-const OPERATORS = ['||', '<=', '>=', '<>', '!=', '==', '<<', '>>', '=', '<', '>', '+', '-', '*', '/', '%', '(', ')', ',', '&', '|', '~'];
-
-export function tokenize(expr: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < expr.length) {
-    const c = expr[i]!;
-    if (/\s/.test(c)) {
-      i++;
-    } else if (c === "'") {
-      const end = closing(expr, i, "'");
-      tokens.push({ kind: 'string', text: expr.slice(i, end + 1) });
-      i = end + 1;
-    } else if (c === '"') {
-      const end = closing(expr, i, '"');
-      tokens.push({ kind: 'word', text: expr.slice(i + 1, end).replace(/""/g, '"'), quoted: true });
-      i = end + 1;
-    } else if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(expr[i + 1] ?? ''))) {
-      const m = /^(?:0x[0-9a-fA-F]+|[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+\.)/.exec(expr.slice(i))!;
-      tokens.push({ kind: 'number', text: m[0] });
-      i += m[0].length;
-    } else if (/[\p{L}_]/u.test(c)) {
-      const m = /^[\p{L}\p{N}_]+/u.exec(expr.slice(i))!;
-      tokens.push({ kind: 'word', text: m[0], quoted: false });
-      i += m[0].length;
-    } else {
-      if (expr.startsWith('--', i) || expr.startsWith('/*', i)) throw new ExpressionError('comments are not allowed in an expression');
-      if (c === ';') throw new ExpressionError("';' is not allowed: give one expression, not a statement");
-      const op = OPERATORS.find((o) => expr.startsWith(o, i));
-      if (!op) throw new ExpressionError(`unexpected character '${c}' at position ${i + 1}`);
-      tokens.push({ kind: 'op', text: op });
-      i += op.length;
-    }
-  }
-  return tokens;
-}
-
-/** Index of the quote closing the one at `start`; a doubled quote is an escaped one. */
-function closing(expr: string, start: number, quote: string): number {
-  let i = start + 1;
-  while (i < expr.length) {
-    if (expr[i] === quote) {
-      if (expr[i + 1] === quote) i += 2;
-      else return i;
-    } else i++;
-  }
-  throw new ExpressionError(`unterminated ${quote === "'" ? 'string' : 'quoted name'} starting at position ${start + 1}`);
-}
-
-export function quoteIdentifier(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-export function quoteLiteral(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
-}
+/**
+ * The tokens of an expression: 'string…' and "quoted names" with doubled quotes, numbers,
+ * words of Unicode letters, digits and _ (starting with a letter of the Basic Multilingual
+ * Plane or _), operators. A comment or ';' is refused outright.
+ */
+const lexExpression = createLexer({
+  space: (c) => /\s/.test(c),
+  quotes: [SQL_STRING, SQL_QUOTED_NAME],
+  number: /0x[0-9a-fA-F]+|[0-9]*\.?[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+\./,
+  word: /(?![\u{10000}-\u{10FFFF}])[\p{L}_][\p{L}\p{N}_]*/u,
+  foldWord: asciiLower,
+  refuse: (expr, at) => {
+    if (expr.startsWith('--', at) || expr.startsWith('/*', at)) return 'comments are not allowed in an expression';
+    if (expr[at] === ';') return "';' is not allowed: give one expression, not a statement";
+    return null;
+  },
+  operators: ['||', '<=', '>=', '<>', '!=', '==', '<<', '>>', '=', '<', '>', '+', '-', '*', '/', '%', '(', ')', ',', '&', '|', '~'],
+  messages: {
+    unexpected: (c, at) => `unexpected character '${c}' at position ${at + 1}`,
+    unterminated: (name, at) => `unterminated ${name} starting at position ${at + 1}`,
+  },
+  error: (message) => new ExpressionError(message),
+});
 
 export interface CheckedExpression {
   /** The expression with every field quoted and resolved to its real spelling. */
@@ -131,13 +96,9 @@ interface CheckOptions {
   keywords: ReadonlySet<string>;
 }
 
-function asciiLowerCase(s: string): string {
-  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-}
-
 function check(expr: string, options: CheckOptions): CheckedExpression {
   if (!expr.trim()) throw new ExpressionError('the expression is empty');
-  const tokens = tokenize(expr);
+  const tokens = lexExpression(expr);
   const out: string[] = [];
   const fieldsUsed = new Set<string>();
   const functionsUsed = new Set<string>();
@@ -151,14 +112,16 @@ function check(expr: string, options: CheckOptions): CheckedExpression {
       if (t.text === ')' && --depth < 0) throw new ExpressionError("unbalanced ')'");
       out.push(t.text);
     } else if (t.kind === 'string' || t.kind === 'number') {
-      if (next?.kind === 'op' && next.text === '(') throw new ExpressionError(`${t.text} cannot be called: only a function name can stand before '('`);
-      out.push(t.text);
+      const written = expr.slice(t.start, t.end);
+      if (next?.kind === 'op' && next.text === '(') throw new ExpressionError(`${written} cannot be called: only a function name can stand before '('`);
+      out.push(written);
     } else {
-      const lower = asciiLowerCase(t.text);
+      const quoted = t.kind === 'ident';
+      const lower = asciiLower(t.text);
       const beforeParen = next?.kind === 'op' && next.text === '(';
-      const keyword = !t.quoted && options.keywords.has(lower);
+      const keyword = !quoted && options.keywords.has(lower);
       // SQLite calls whatever name stands before '(' — a quoted one or a non-reserved keyword too.
-      const typeName = keyword && TYPE_NAMES.has(lower) && prev?.kind === 'word' && !prev.quoted && asciiLowerCase(prev.text) === 'as';
+      const typeName = keyword && TYPE_NAMES.has(lower) && prev?.kind === 'word' && prev.key === 'as';
       const isCall = beforeParen && !(keyword && (RESERVED.has(lower) || typeName));
       if (isCall) {
         if (!isAllowedFunction(t.text, 'expression')) throw new ExpressionError(`function ${functionRefusal(t.text, 'expression')}`);
@@ -169,7 +132,7 @@ function check(expr: string, options: CheckOptions): CheckedExpression {
         out.push(lower);
       } else if (keyword) {
         out.push(lower.toUpperCase());
-      } else if (!t.quoted && (lower === 'select' || lower === 'from' || lower === 'attach' || lower === 'pragma')) {
+      } else if (!quoted && (lower === 'select' || lower === 'from' || lower === 'attach' || lower === 'pragma')) {
         throw new ExpressionError(`'${t.text}' is not allowed: give an expression, not a query`);
       } else {
         out.push(resolveField(t.text, options, fieldsUsed));
@@ -183,8 +146,8 @@ function check(expr: string, options: CheckOptions): CheckedExpression {
 function resolveField(name: string, options: CheckOptions, used: Set<string>): string {
   const { fields, geometry } = options;
   if (!fields) return quoteIdentifier(name);
-  if (geometry && asciiLowerCase(name) === geometry) return geometry;
-  const real = fields.find((f) => f === name) ?? fields.find((f) => asciiLowerCase(f) === asciiLowerCase(name));
+  if (geometry && asciiLower(name) === geometry) return geometry;
+  const real = fields.find((f) => f === name) ?? fields.find((f) => asciiLower(f) === asciiLower(name));
   if (!real) {
     const geom = geometry ? `; the geometry is ${geometry}` : '';
     throw new ExpressionError(`no field '${name}'; fields: ${fields.join(', ') || '(none)'}${geom}; quote text values with single quotes`);

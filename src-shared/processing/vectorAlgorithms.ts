@@ -16,9 +16,6 @@ export const reproject = defineAlgorithm({
     input: layer,
     target_crs: epsgParam.describe("Target CRS, e.g. 'EPSG:32633'"),
   }),
-  layerParams: ['input'],
-  distanceParams: [],
-  output: 'vector',
 });
 
 export const buffer = defineAlgorithm({
@@ -34,9 +31,7 @@ export const buffer = defineAlgorithm({
     segments: z.number().int().min(1).max(90).default(8).describe('Segments per quarter circle'),
     dissolve: z.boolean().default(false).describe('Merge all buffers into one feature'),
   }),
-  layerParams: ['input'],
   distanceParams: ['distance'],
-  output: 'vector',
 });
 
 /**

@@ -27,7 +27,9 @@
 
 import { gdalDatasourceRefs } from './gdalLayerScan.js';
 import { functionRefusal, isAllowedFunction } from './sqlFunctions.js';
-import { asciiLower, SqlSyntaxError, type SqlToken, tokenizeSql, withoutComments } from './sqlTokens.js';
+import type { Token } from '../text/lexer.js';
+import { quoteIdentifier } from './quote.js';
+import { asciiLower, SqlSyntaxError, tokenizeSql, withoutComments } from './sqlTokens.js';
 
 export interface QueryCheckOptions {
   /**
@@ -87,26 +89,26 @@ interface Frame {
 
 type TableContext = 'FROM' | 'JOIN' | ',' | 'IN' | '(';
 
-function show(t: SqlToken | undefined): string {
+function show(t: Token | undefined): string {
   if (!t) return 'the end of the query';
   if (t.kind === 'ident') return t.quote === '[' ? `[${t.text}]` : `${t.quote}${t.text}${t.quote}`;
   if (t.kind === 'string') return `'${t.text}'`;
   return t.text;
 }
 
-function isOp(t: SqlToken | undefined, text: string): boolean {
+function isOp(t: Token | undefined, text: string): boolean {
   return t?.kind === 'op' && t.text === text;
 }
 
-function isWord(t: SqlToken | undefined, ...upper: string[]): boolean {
-  return t?.kind === 'word' && upper.includes(t.upper);
+function isWord(t: Token | undefined, ...upper: string[]): boolean {
+  return t?.kind === 'word' && upper.includes(t.key);
 }
 
 /** Whether `t` can end an operand, so that a following LIKE/OFFSET is an operator, not a call. */
-function endsOperand(t: SqlToken | undefined): boolean {
+function endsOperand(t: Token | undefined): boolean {
   if (!t) return false;
   if (t.kind === 'op') return t.text === ')';
-  if (t.kind === 'word') return !NOT_A_CALL.has(t.upper) && !CLAUSE_END.has(t.upper) && !OPERATOR_WORDS.has(t.upper);
+  if (t.kind === 'word') return !NOT_A_CALL.has(t.key) && !CLAUSE_END.has(t.key) && !OPERATOR_WORDS.has(t.key);
   return true;
 }
 
@@ -127,7 +129,7 @@ class QueryChecker {
   private nextParen: Frame['kind'] = 'paren';
 
   constructor(
-    private readonly tokens: SqlToken[],
+    private readonly tokens: Token[],
     private readonly tables: readonly string[],
   ) {
     for (const t of tables) this.allowed.set(asciiLower(t), t);
@@ -138,7 +140,7 @@ class QueryChecker {
   }
 
   private tableList(): string {
-    const names = this.tables.map((t) => `"${t.replace(/"/g, '""')}"`);
+    const names = this.tables.map(quoteIdentifier);
     return names.length ? names.join(', ') : '(none: the project has no vector layer or table)';
   }
 
@@ -182,7 +184,7 @@ class QueryChecker {
         continue;
       }
       // A bare word: keyword or identifier.
-      const U = t.upper;
+      const U = t.key;
       if (FORBIDDEN.has(U) && !(U === 'REPLACE' && isOp(next, '('))) {
         throw new Refusal(`Only a SELECT query is allowed (read-only); ${U} is not${WHY_FORBIDDEN[U] ? ` (${WHY_FORBIDDEN[U]})` : ''}. To keep a result, use inspect_save_query.`);
       }
@@ -320,7 +322,7 @@ class QueryChecker {
     const key = asciiLower(t.text);
     const known = this.allowed.get(key);
     if (known === undefined) {
-      if (t.kind === 'word' && (NOT_A_CALL.has(t.upper) || CLAUSE_END.has(t.upper))) {
+      if (t.kind === 'word' && (NOT_A_CALL.has(t.key) || CLAUSE_END.has(t.key))) {
         throw new Refusal(`A table name is expected after ${after}; found ${t.text}. Tables: ${this.tableList()}.`);
       }
       throw new Refusal(`No table ${show(t)}: only the project's layers (and WITH sub-queries of this query) can be queried. Tables: ${this.tableList()}.`);
@@ -356,7 +358,7 @@ function check(sql: string, options: QueryCheckOptions): { sql: string; tables: 
   if (body.some((t) => isOp(t, ';'))) throw new Refusal('Only one statement is allowed; remove the semicolons between statements.');
   const first = body[0]!;
   if (!isWord(first, 'SELECT', 'WITH')) {
-    throw new Refusal(`Only a SELECT query is allowed (read-only); this statement starts with ${first.kind === 'word' ? first.upper : show(first)}.`);
+    throw new Refusal(`Only a SELECT query is allowed (read-only); this statement starts with ${first.kind === 'word' ? first.key : show(first)}.`);
   }
   const result = new QueryChecker(body, options.tables).run();
   const last = body[body.length - 1]!;

@@ -1,4 +1,5 @@
 import { editDistance } from '../text/editDistance.js';
+import { asciiLower as lower } from './sqlTokens.js';
 
 /**
  * The SQL functions Mapwright lets the model call — one allow-list for the SQL tool
@@ -152,10 +153,6 @@ export const TABLE_FUNCTIONS: ReadonlySet<string> = new Set(TABLE_VALUED);
 
 /** Every function a full query may call outside FROM: scalar, aggregate and window functions. */
 export const QUERY_FUNCTIONS: ReadonlySet<string> = new Set([...SCALAR_FUNCTIONS, ...AGGREGATE_FUNCTIONS, ...WINDOW_FUNCTIONS]);
-
-function lower(name: string): string {
-  return name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-}
 
 export type FunctionContext = 'query' | 'expression' | 'table';
 

@@ -8,23 +8,7 @@
  * can never disagree about where a literal ends. Comments are returned apart from the tokens.
  */
 
-export type SqlToken =
-  /** A bare word: a keyword or an unquoted identifier. `upper` is its ASCII upper-case form. */
-  | { kind: 'word'; text: string; upper: string; start: number; end: number }
-  /** A quoted identifier; `text` is its unescaped name. */
-  | { kind: 'ident'; text: string; quote: '"' | '[' | '`'; start: number; end: number }
-  /** A '…' literal; `text` is its unescaped value. */
-  | { kind: 'string'; text: string; start: number; end: number }
-  | { kind: 'blob'; text: string; start: number; end: number }
-  | { kind: 'number'; text: string; start: number; end: number }
-  | { kind: 'op'; text: string; start: number; end: number };
-
-export interface SqlComment {
-  /** The comment's text without its delimiters. */
-  text: string;
-  start: number;
-  end: number;
-}
+import { createLexer, type QuoteRule, type Token } from '../text/lexer.js';
 
 export class SqlSyntaxError extends Error {
   override readonly name = 'SqlSyntaxError';
@@ -38,15 +22,14 @@ export function isSqlSpace(c: string | undefined): boolean {
   return c === ' ' || c === '\t' || c === '\n' || c === '\f' || c === '\r';
 }
 
-/** First character of a bare identifier: an ASCII letter, `_`, or any non-ASCII character. */
-function isIdStart(c: string | undefined): boolean {
-  if (c === undefined) return false;
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_' || c.charCodeAt(0) >= 0x80;
-}
+/**
+ * A bare identifier: first an ASCII letter, `_` or any non-ASCII character; then also digits
+ * and `$` (SQLite's IdChar).
+ */
+const WORD = /[A-Za-z_\u0080-\uffff][A-Za-z0-9_$\u0080-\uffff]*/;
 
-/** Later characters of a bare identifier (SQLite's IdChar): also digits and `$`. */
 function isIdChar(c: string | undefined): boolean {
-  return isIdStart(c) || (c !== undefined && ((c >= '0' && c <= '9') || c === '$'));
+  return c !== undefined && /[A-Za-z0-9_$\u0080-\uffff]/.test(c);
 }
 
 /** ASCII-only upper case, as SQLite compares keywords and names (`ſ` is not `S` to SQLite). */
@@ -59,93 +42,70 @@ export function asciiLower(s: string): string {
   return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 }
 
-const NUMBER = /^(?:0[xX][0-9a-fA-F]+|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)/;
+const NUMBER = /0[xX][0-9a-fA-F]+|(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?/;
 
 function describeChar(c: string): string {
   const code = c.codePointAt(0)!;
   return code < 0x20 || code === 0x7f ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}` : `'${c}'`;
 }
 
-/** Index just past the quote closing the one at `start`; a doubled quote is an escaped one. */
-function closeQuoted(sql: string, start: number, close: string, what: string): number {
-  if (close === ']') {
-    const k = sql.indexOf(']', start + 1);
-    if (k < 0) throw new SqlSyntaxError(`an unterminated ${what} starting at character ${start + 1}`);
-    return k + 1;
-  }
-  let j = start + 1;
-  for (;;) {
-    const k = sql.indexOf(close, j);
-    if (k < 0) throw new SqlSyntaxError(`an unterminated ${what} starting at character ${start + 1}`);
-    if (sql[k + 1] === close) {
-      j = k + 2;
-      continue;
-    }
-    return k + 1;
-  }
-}
+/** A '…' string and a "…" quoted name, a doubled quote inside standing for one (shared with the expression checker). */
+export const SQL_STRING: QuoteRule = { kind: 'string', open: "'", close: "'", doubled: true, name: 'string' };
+export const SQL_QUOTED_NAME: QuoteRule = { kind: 'ident', open: '"', close: '"', doubled: true, name: 'quoted name' };
 
-/** The tokens and comments of `sql`; throws SqlSyntaxError where SQLite would see an illegal token. */
-export function tokenizeSql(sql: string): { tokens: SqlToken[]; comments: SqlComment[] } {
-  const tokens: SqlToken[] = [];
-  const comments: SqlComment[] = [];
-  let i = 0;
-  while (i < sql.length) {
-    const c = sql[i]!;
-    if (isSqlSpace(c)) {
-      i++;
-    } else if (c === '-' && sql[i + 1] === '-') {
-      const nl = sql.indexOf('\n', i + 2);
-      const end = nl < 0 ? sql.length : nl;
-      comments.push({ text: sql.slice(i + 2, end), start: i, end });
-      i = end;
-    } else if (c === '/' && sql[i + 1] === '*') {
-      const close = sql.indexOf('*/', i + 2);
-      if (close < 0) throw new SqlSyntaxError(`an unterminated /* comment starting at character ${i + 1}`);
-      comments.push({ text: sql.slice(i + 2, close), start: i, end: close + 2 });
-      i = close + 2;
-    } else if (c === "'") {
-      const end = closeQuoted(sql, i, "'", 'string');
-      tokens.push({ kind: 'string', text: sql.slice(i + 1, end - 1).replace(/''/g, "'"), start: i, end });
-      i = end;
-    } else if (c === '"' || c === '`' || c === '[') {
-      const close = c === '[' ? ']' : c;
-      const end = closeQuoted(sql, i, close, 'quoted name');
-      const inner = sql.slice(i + 1, end - 1);
-      tokens.push({ kind: 'ident', text: close === ']' ? inner : inner.split(close + close).join(close), quote: c, start: i, end });
-      i = end;
-    } else if ((c === 'x' || c === 'X') && sql[i + 1] === "'") {
-      const end = closeQuoted(sql, i + 1, "'", 'blob literal');
-      const hex = sql.slice(i + 2, end - 1);
-      if (!/^(?:[0-9a-fA-F]{2})*$/.test(hex)) throw new SqlSyntaxError(`a malformed blob literal x'${hex}' (an even number of hex digits is needed)`);
-      tokens.push({ kind: 'blob', text: sql.slice(i, end), start: i, end });
-      i = end;
-    } else if (isIdStart(c)) {
-      let j = i + 1;
-      while (j < sql.length && isIdChar(sql[j])) j++;
-      const text = sql.slice(i, j);
-      tokens.push({ kind: 'word', text, upper: asciiUpper(text), start: i, end: j });
-      i = j;
-    } else if ((c >= '0' && c <= '9') || (c === '.' && sql[i + 1] !== undefined && sql[i + 1]! >= '0' && sql[i + 1]! <= '9')) {
-      const m = NUMBER.exec(sql.slice(i))!;
-      const end = i + m[0].length;
-      if (isIdChar(sql[end])) throw new SqlSyntaxError(`a malformed number starting at character ${i + 1}: '${sql.slice(i, Math.min(sql.length, end + 8))}'`);
-      tokens.push({ kind: 'number', text: m[0], start: i, end });
-      i = end;
-    } else if (c === '?' || c === ':' || c === '@' || c === '$' || c === '#') {
-      throw new SqlSyntaxError(`a parameter ('${c}…') at character ${i + 1}; parameters cannot be bound here, write the values into the query`);
-    } else {
-      const op = OPERATORS.find((o) => sql.startsWith(o, i));
-      if (!op) throw new SqlSyntaxError(`an unexpected character ${describeChar(c)} at character ${i + 1}`);
-      tokens.push({ kind: 'op', text: op, start: i, end: i + op.length });
-      i += op.length;
-    }
-  }
-  return { tokens, comments };
+const blob = (open: string): QuoteRule => ({
+  kind: 'blob',
+  open,
+  close: "'",
+  doubled: true,
+  name: 'blob literal',
+  check: (raw) => {
+    const hex = raw.slice(2, -1);
+    return /^(?:[0-9a-fA-F]{2})*$/.test(hex) ? null : `a malformed blob literal x'${hex}' (an even number of hex digits is needed)`;
+  },
+});
+
+/** SQLite's lexical rules; a word's `key` is its ASCII upper-case form. */
+const lexSql = createLexer({
+  space: (c) => isSqlSpace(c),
+  comments: { line: '--', block: ['/*', '*/', '/* comment'] },
+  quotes: [
+    SQL_STRING,
+    SQL_QUOTED_NAME,
+    { kind: 'ident', open: '`', close: '`', doubled: true, name: 'quoted name' },
+    { kind: 'ident', open: '[', close: ']', doubled: false, name: 'quoted name' },
+    blob("x'"),
+    blob("X'"),
+  ],
+  number: NUMBER,
+  numberCheck: (sql, start, end) =>
+    isIdChar(sql[end]) ? `a malformed number starting at character ${start + 1}: '${sql.slice(start, Math.min(sql.length, end + 8))}'` : null,
+  word: WORD,
+  foldWord: asciiUpper,
+  refuse: (sql, at) => {
+    const c = sql[at]!;
+    return '?:@$#'.includes(c) ? `a parameter ('${c}…') at character ${at + 1}; parameters cannot be bound here, write the values into the query` : null;
+  },
+  operators: OPERATORS,
+  messages: {
+    unexpected: (c, at) => `an unexpected character ${describeChar(c)} at character ${at + 1}`,
+    unterminated: (name, at) => `an unterminated ${name} starting at character ${at + 1}`,
+  },
+  error: (message) => new SqlSyntaxError(message),
+});
+
+/**
+ * The tokens and comments of `sql`; throws SqlSyntaxError where SQLite would see an illegal
+ * token. A word's `key` is its ASCII upper-case form; a string's or quoted name's `text` is
+ * its unescaped value; a comment's `text` is without its delimiters.
+ */
+export function tokenizeSql(sql: string): { tokens: Token[]; comments: Token[] } {
+  const all = lexSql(sql);
+  return { tokens: all.filter((t) => t.kind !== 'comment'), comments: all.filter((t) => t.kind === 'comment') };
 }
 
 /** The text of `sql` with every comment replaced by one space (the same tokens, nothing else). */
-export function withoutComments(sql: string, comments: readonly SqlComment[]): string {
+export function withoutComments(sql: string, comments: readonly Token[]): string {
   let out = '';
   let at = 0;
   for (const c of comments) {

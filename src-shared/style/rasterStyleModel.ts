@@ -11,13 +11,20 @@ import { RampName } from './colourRamps.js';
 
 const Band = z.number().int().min(1);
 
+/**
+ * The values a band is stretched between; null = from the data (grey: the band's own min/max;
+ * pseudocolor and rgb: the 2 % and 98 % cumulative cut).
+ */
+const stretch = {
+  min: z.number().nullable(),
+  max: z.number().nullable(),
+};
+
 /** Single-band linear stretch to grey. */
 export const GreyRasterStyle = z.object({
   type: z.literal('grey'),
   band: Band,
-  /** null = the band's own min/max. */
-  min: z.number().nullable(),
-  max: z.number().nullable(),
+  ...stretch,
 });
 export type GreyRasterStyle = z.infer<typeof GreyRasterStyle>;
 
@@ -27,10 +34,7 @@ export const PseudocolorRasterStyle = z.object({
   band: Band,
   ramp: RampName,
   invert: z.boolean(),
-  /** null = the 2 % cumulative cut. */
-  min: z.number().nullable(),
-  /** null = the 98 % cumulative cut. */
-  max: z.number().nullable(),
+  ...stretch,
 });
 export type PseudocolorRasterStyle = z.infer<typeof PseudocolorRasterStyle>;
 
@@ -49,10 +53,7 @@ export type HillshadeRasterStyle = z.infer<typeof HillshadeRasterStyle>;
 
 export const RgbChannel = z.object({
   band: Band,
-  /** null = the band's 2 % cumulative cut. */
-  min: z.number().nullable(),
-  /** null = the band's 98 % cumulative cut. */
-  max: z.number().nullable(),
+  ...stretch,
 });
 export type RgbChannel = z.infer<typeof RgbChannel>;
 

@@ -1,4 +1,6 @@
 import type { ExpressionSpecification } from 'maplibre-gl';
+import { quoteIdentifier, quoteLiteral } from '../sql/quote.js';
+import { createLexer, type Token } from '../text/lexer.js';
 
 /**
  * The filter language of rule-based styles: a small, SQL-like subset that both a person and a
@@ -27,99 +29,53 @@ export class FilterSyntaxError extends Error {
   override readonly name = 'FilterSyntaxError';
 }
 
-type Token =
-  | { t: 'word'; v: string; pos: number }
-  | { t: 'field'; v: string; pos: number }
-  | { t: 'string'; v: string; pos: number }
-  | { t: 'number'; v: number; pos: number }
-  | { t: 'op'; v: string; pos: number }
-  | { t: 'punct'; v: '(' | ')' | ','; pos: number };
-
 const KEYWORDS = new Set(['and', 'or', 'not', 'in', 'is', 'null', 'true', 'false']);
 
-function tokenize(text: string): Token[] {
-  const tokens: Token[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const c = text[i]!;
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
-    if (c === '(' || c === ')' || c === ',') {
-      tokens.push({ t: 'punct', v: c, pos: i });
-      i++;
-      continue;
-    }
-    if (c === "'" || c === '"') {
-      // SQL quoting: a doubled quote inside stands for itself.
-      let j = i + 1;
-      let s = '';
-      for (;;) {
-        if (j >= text.length) throw new FilterSyntaxError(`unclosed ${c} at position ${i + 1}`);
-        if (text[j] === c) {
-          if (text[j + 1] === c) {
-            s += c;
-            j += 2;
-            continue;
-          }
-          break;
-        }
-        s += text[j];
-        j++;
-      }
-      tokens.push(c === "'" ? { t: 'string', v: s, pos: i } : { t: 'field', v: s, pos: i });
-      i = j + 1;
-      continue;
-    }
-    const op = /^(==|!=|<>|<=|>=|=|<|>)/.exec(text.slice(i));
-    if (op) {
-      tokens.push({ t: 'op', v: op[1]!, pos: i });
-      i += op[1]!.length;
-      continue;
-    }
-    const num = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?/.exec(text.slice(i));
-    if (num) {
-      tokens.push({ t: 'number', v: Number(num[0]), pos: i });
-      i += num[0].length;
-      continue;
-    }
-    const word = /^[\p{L}_][\p{L}\p{N}_.]*/u.exec(text.slice(i));
-    if (word) {
-      tokens.push({ t: 'word', v: word[0], pos: i });
-      i += word[0].length;
-      continue;
-    }
-    throw new FilterSyntaxError(`unexpected '${c}' at position ${i + 1}`);
-  }
-  return tokens;
-}
+const COMPARISONS = new Set(['==', '!=', '<>', '<=', '>=', '=', '<', '>']);
+
+/** 'text' and "field name" with SQL's doubled quotes, numbers (with their sign), words (dots allowed after the first letter). */
+const lexFilter = createLexer({
+  space: (c) => /\s/.test(c),
+  quotes: [
+    { kind: 'string', open: "'", close: "'", doubled: true, name: "'" },
+    { kind: 'ident', open: '"', close: '"', doubled: true, name: '"' },
+  ],
+  number: /-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?/,
+  word: /[\p{L}_][\p{L}\p{N}_.]*/u,
+  foldWord: (w) => w.toLowerCase(),
+  operators: [...COMPARISONS, '(', ')', ','],
+  messages: {
+    unexpected: (c, at) => `unexpected '${c}' at position ${at + 1}`,
+    unterminated: (quote, at) => `unclosed ${quote} at position ${at + 1}`,
+  },
+  error: (message) => new FilterSyntaxError(message),
+});
 
 /** Parses a filter; throws FilterSyntaxError with the position of the problem. */
 export function parseFilter(text: string): FilterNode {
-  const tokens = tokenize(text);
+  const tokens: Token[] = lexFilter(text);
   let p = 0;
-  const peek = () => tokens[p];
-  const isWord = (w: string, tok = peek()) => tok?.t === 'word' && tok.v.toLowerCase() === w;
+  const peek = (): Token | undefined => tokens[p];
+  const isWord = (w: string) => peek()?.kind === 'word' && peek()!.key === w;
+  const isPunct = (v: '(' | ')' | ',') => peek()?.kind === 'op' && peek()!.text === v;
   const where = () => {
     const tok = peek();
-    return tok ? `at position ${tok.pos + 1}` : 'at the end';
+    return tok ? `at position ${tok.start + 1}` : 'at the end';
   };
   const expectPunct = (v: '(' | ')' | ',') => {
-    const tok = peek();
-    if (tok?.t !== 'punct' || tok.v !== v) throw new FilterSyntaxError(`expected '${v}' ${where()}`);
+    if (!isPunct(v)) throw new FilterSyntaxError(`expected '${v}' ${where()}`);
     p++;
   };
 
   function literal(): Literal {
     const tok = peek();
-    if (tok && (tok.t === 'string' || tok.t === 'number')) {
+    if (tok && (tok.kind === 'string' || tok.kind === 'number')) {
       p++;
-      return tok.v;
+      return tok.kind === 'number' ? Number(tok.text) : tok.text;
     }
     if (isWord('true') || isWord('false')) {
       p++;
-      return (tok!.v as string).toLowerCase() === 'true';
+      return tok!.key === 'true';
     }
     throw new FilterSyntaxError(`expected a number, a 'quoted text', true or false ${where()}`);
   }
@@ -127,8 +83,8 @@ export function parseFilter(text: string): FilterNode {
   function comparison(): FilterNode {
     const tok = peek();
     let field: string;
-    if (tok?.t === 'field') field = tok.v;
-    else if (tok?.t === 'word' && !KEYWORDS.has(tok.v.toLowerCase())) field = tok.v;
+    if (tok?.kind === 'ident') field = tok.text;
+    else if (tok?.kind === 'word' && !KEYWORDS.has(tok.key)) field = tok.text;
     else throw new FilterSyntaxError(`expected a field name ${where()}`);
     p++;
     if (isWord('is')) {
@@ -149,7 +105,7 @@ export function parseFilter(text: string): FilterNode {
       p++;
       expectPunct('(');
       const values = [literal()];
-      while (peek()?.t === 'punct' && peek()!.v === ',') {
+      while (isPunct(',')) {
         p++;
         values.push(literal());
       }
@@ -157,16 +113,15 @@ export function parseFilter(text: string): FilterNode {
       return { kind: 'in', field, values, negated };
     }
     const opTok = peek();
-    if (opTok?.t !== 'op') throw new FilterSyntaxError(`expected a comparison (=, !=, <, <=, >, >=, in, is null) after ${field} ${where()}`);
+    if (opTok?.kind !== 'op' || !COMPARISONS.has(opTok.text)) throw new FilterSyntaxError(`expected a comparison (=, !=, <, <=, >, >=, in, is null) after ${field} ${where()}`);
     p++;
-    const op: CompareOp = opTok.v === '=' ? '==' : opTok.v === '<>' ? '!=' : (opTok.v as CompareOp);
+    const op: CompareOp = opTok.text === '=' ? '==' : opTok.text === '<>' ? '!=' : (opTok.text as CompareOp);
     const value = literal();
     return { kind: 'compare', field, op, value };
   }
 
   function primary(): FilterNode {
-    const tok = peek();
-    if (tok?.t === 'punct' && tok.v === '(') {
+    if (isPunct('(')) {
       p++;
       const inner = orExpr();
       expectPunct(')');
@@ -183,23 +138,18 @@ export function parseFilter(text: string): FilterNode {
     return primary();
   }
 
-  function andExpr(): FilterNode {
-    const parts = [notExpr()];
-    while (isWord('and')) {
+  /** operand (word operand)*: one operand as it is, several joined as `kind`. */
+  function joined(word: 'and' | 'or', kind: 'all' | 'any', operand: () => FilterNode): FilterNode {
+    const parts = [operand()];
+    while (isWord(word)) {
       p++;
-      parts.push(notExpr());
+      parts.push(operand());
     }
-    return parts.length === 1 ? parts[0]! : { kind: 'all', of: parts };
+    return parts.length === 1 ? parts[0]! : { kind, of: parts };
   }
 
-  function orExpr(): FilterNode {
-    const parts = [andExpr()];
-    while (isWord('or')) {
-      p++;
-      parts.push(andExpr());
-    }
-    return parts.length === 1 ? parts[0]! : { kind: 'any', of: parts };
-  }
+  const andExpr = (): FilterNode => joined('and', 'all', notExpr);
+  const orExpr = (): FilterNode => joined('or', 'any', andExpr);
 
   if (tokens.length === 0) throw new FilterSyntaxError('the filter is empty');
   const node = orExpr();
@@ -248,8 +198,8 @@ export function filterExpression(node: FilterNode): ExpressionSpecification {
 
 /** The filter as an SQLite WHERE clause (for counting matches in the worker). */
 export function filterSql(node: FilterNode): string {
-  const id = (f: string) => `"${f.replace(/"/g, '""')}"`;
-  const lit = (v: Literal) => (typeof v === 'string' ? `'${v.replace(/'/g, "''")}'` : typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
+  const id = quoteIdentifier;
+  const lit = (v: Literal) => (typeof v === 'string' ? quoteLiteral(v) : typeof v === 'boolean' ? (v ? '1' : '0') : String(v));
   switch (node.kind) {
     case 'all':
       return `(${node.of.map(filterSql).join(' AND ')})`;

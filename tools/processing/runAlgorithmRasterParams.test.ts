@@ -56,6 +56,8 @@ describe('processing_run with raster algorithms', () => {
     assert.match(swapped.message, /params\.zones: zonal_statistics needs a vector layer; 'dem_west' is a raster/);
     const shade = await expectRefusal(run({ algorithm: 'hillshade', params: { input: 'cantons' } }));
     assert.match(shade.message, /params\.input: hillshade needs a raster layer; 'cantons' is a vector/);
+    const resample = await expectRefusal(run({ algorithm: 'resample', params: { input: 'cantons', resolution: 10 } }));
+    assert.match(resample.message, /params\.input: resample needs a raster layer; 'cantons' is a vector/);
     const mosaic = await expectRefusal(run({ algorithm: 'mosaic', params: { inputs: ['dem_west', 'cantons'] } }));
     assert.match(mosaic.message, /params\.inputs: mosaic needs a raster layer; 'cantons' is a vector/);
     const calc = await expectRefusal(run({ algorithm: 'raster_calculator', params: { inputs: ['dem_west'], expression: 'A1 + B1' } }));

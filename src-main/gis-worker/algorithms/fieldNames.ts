@@ -1,4 +1,4 @@
-import { quoteIdentifier } from '../../../src-shared/processing/sqlExpression.js';
+import { quoteIdentifier } from '../../../src-shared/sql/quote.js';
 import { BadInputError } from '../errors.js';
 import type { FieldSpec } from './workspace.js';
 

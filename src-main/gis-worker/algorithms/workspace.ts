@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Dataset, SpatialReference } from 'gdal-async';
-import { quoteLiteral } from '../../../src-shared/processing/sqlExpression.js';
+import { quoteLiteral } from '../../../src-shared/sql/quote.js';
 import { BadInputError, gdalReason } from '../errors.js';
 import { looksLikeDegrees, wgs84 } from '../crs.js';
 import { gdal } from '../gdal.js';

@@ -4,7 +4,8 @@ import type { ClassifyResult, CountRulesResult, RasterCutResult, UniqueValuesRes
 import { BadInputError, throwIfCancelled } from '../errors.js';
 import { openSource } from '../openSource.js';
 import { cumulativeCut } from '../style/cumulativeCut.js';
-import { categoryValue, eachRow, numericValues, quoteIdent, withVector } from '../style/fieldValues.js';
+import { categoryValue, eachRow, numericValues, withVector } from '../style/fieldValues.js';
+import { quoteIdentifier } from '../../../src-shared/sql/quote.js';
 import { labelPoints } from '../style/labelPoints.js';
 import type { WorkerFamily, WorkerFunction } from './types.js';
 
@@ -31,11 +32,11 @@ const classify: WorkerFunction<'style.classify'> = async (args, ctx) => {
 /** Distinct values with counts, most frequent first, cut at `limit`. */
 const uniqueValues: WorkerFunction<'style.unique_values'> = async (args, ctx) => {
   return withVector(args.source, [args.field], async (opened) => {
-    const f = quoteIdent(args.field);
+    const f = quoteIdentifier(args.field);
     const rows: { value: string | number | boolean | null; count: number }[] = [];
     await eachRow(
       opened,
-      `SELECT ${f} AS v, COUNT(*) AS n FROM ${quoteIdent(opened.layer.name)} GROUP BY ${f}`,
+      `SELECT ${f} AS v, COUNT(*) AS n FROM ${quoteIdentifier(opened.layer.name)} GROUP BY ${f}`,
       ([v, n]) => rows.push({ value: categoryValue(v), count: Number(n) }),
       ctx.signal,
     );
@@ -76,7 +77,7 @@ const countRules: WorkerFunction<'style.count_rules'> = async (args, ctx) => {
     let unmatched = 0;
     await eachRow(
       opened,
-      `SELECT CASE ${cases} ELSE -1 END AS r, COUNT(*) AS n FROM ${quoteIdent(opened.layer.name)} GROUP BY r`,
+      `SELECT CASE ${cases} ELSE -1 END AS r, COUNT(*) AS n FROM ${quoteIdentifier(opened.layer.name)} GROUP BY r`,
       ([r, n]) => {
         const i = Number(r);
         if (i >= 0 && i < counts.length) counts[i] = Number(n);

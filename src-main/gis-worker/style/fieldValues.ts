@@ -1,4 +1,5 @@
 import type { Layer } from 'gdal-async';
+import { quoteIdentifier } from '../../../src-shared/sql/quote.js';
 import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
 import { openSource, type OpenedVector } from '../openSource.js';
 
@@ -8,9 +9,7 @@ import { openSource, type OpenedVector } from '../openSource.js';
  * read-only and closed again.
  */
 
-export function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
+/** The shared SQL identifier quoting, under the name the style modules import. */
 
 /** Opens a vector source and checks the field exists, naming the fields when it does not. */
 export async function withVector<T>(source: string, fields: readonly string[], fn: (opened: OpenedVector) => Promise<T>): Promise<T> {
@@ -75,7 +74,7 @@ export async function numericValues(opened: OpenedVector, field: string, signal?
   let nulls = 0;
   await eachRow(
     opened,
-    `SELECT ${quoteIdent(field)} FROM ${quoteIdent(opened.layer.name)}`,
+    `SELECT ${quoteIdentifier(field)} FROM ${quoteIdentifier(opened.layer.name)}`,
     ([v]) => {
       const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
       if (Number.isFinite(n)) numbers.push(n);

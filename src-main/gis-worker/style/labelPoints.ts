@@ -2,7 +2,8 @@ import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
 import { gdal } from '../gdal.js';
 import { layerSrs } from '../layerSrs.js';
 import { releaseVsimem, vsimemPath } from '../vsimem.js';
-import { quoteIdent, withVector } from './fieldValues.js';
+import { withVector } from './fieldValues.js';
+import { quoteIdentifier } from '../../../src-shared/sql/quote.js';
 
 /**
  * One label point per feature, as GeoJSON in EPSG:4326 with only the asked fields: GEOS's
@@ -14,9 +15,9 @@ export async function labelPoints(source: string, fields: readonly string[], sig
   return withVector(source, fields, async (opened) => {
     const { ds, layer, path } = opened;
     // The SQLite dialect names the geometry column as the driver does, or GEOMETRY for non-SQL formats.
-    const geom = quoteIdent(layer.geomColumn || 'GEOMETRY');
-    const columns = fields.map(quoteIdent).join(', ');
-    const sql = `SELECT ST_PointOnSurface(${geom}) AS geometry${columns ? `, ${columns}` : ''} FROM ${quoteIdent(layer.name)} WHERE ${geom} IS NOT NULL`;
+    const geom = quoteIdentifier(layer.geomColumn || 'GEOMETRY');
+    const columns = fields.map(quoteIdentifier).join(', ');
+    const sql = `SELECT ST_PointOnSurface(${geom}) AS geometry${columns ? `, ${columns}` : ''} FROM ${quoteIdentifier(layer.name)} WHERE ${geom} IS NOT NULL`;
     const args = ['-f', 'GeoJSON', '-lco', 'RFC7946=YES', '-dialect', 'SQLite', '-sql', sql, '-nln', 'labels'];
     // Without a CRS the coordinates are taken as they are (as the layer's own GeoJSON does).
     if (await layerSrs(ds, layer.name)) args.push('-t_srs', 'EPSG:4326');

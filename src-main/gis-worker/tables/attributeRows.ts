@@ -1,7 +1,8 @@
 import type { Dataset, Feature, Layer } from 'gdal-async';
 import type { AttributeRow, CellValue, FeatureById, RowsPage } from '../../../src-shared/bridge/attributeContract.js';
 import type { BBox } from '../../../src-shared/domain/layer.js';
-import { checkExpression, ExpressionError, quoteIdentifier as q } from '../../../src-shared/processing/sqlExpression.js';
+import { checkExpression, ExpressionError } from '../../../src-shared/processing/sqlExpression.js';
+import { quoteIdentifier as q } from '../../../src-shared/sql/quote.js';
 import { wgs84 } from '../crs.js';
 import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
 import { gdal } from '../gdal.js';

@@ -3,7 +3,7 @@ import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Dataset } from 'gdal-async';
 import type { BBox } from '../../../src-shared/domain/layer.js';
-import { quoteIdentifier as q, quoteLiteral } from '../../../src-shared/processing/sqlExpression.js';
+import { quoteIdentifier as q, quoteLiteral } from '../../../src-shared/sql/quote.js';
 import { workerCacheDir } from '../cacheDir.js';
 import { looksLikeDegrees } from '../crs.js';
 import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';

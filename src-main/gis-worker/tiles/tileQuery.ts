@@ -1,5 +1,5 @@
 import type { BBox } from '../../../src-shared/domain/layer.js';
-import { quoteIdentifier as q } from '../../../src-shared/processing/sqlExpression.js';
+import { quoteIdentifier as q } from '../../../src-shared/sql/quote.js';
 import { THIN_GRID, TILE_FEATURE_CAP } from '../../../src-shared/style/vectorTiles.js';
 
 export { THIN_GRID, TILE_FEATURE_CAP };
