@@ -23,7 +23,7 @@ function find(dir: string, test: (name: string) => boolean, out: string[] = []):
 const suite = process.argv[2];
 const files =
   suite === 'unit'
-    ? ['src-shared', 'src-main', 'src-renderer', 'src-preload', 'tools', 'scripts', 'e2e/model-server'].flatMap((d) =>
+    ? ['src-shared', 'src-main', 'src-renderer', 'src-preload', 'tools', 'scripts', 'e2e/model-server', 'e2e/electron'].flatMap((d) =>
         find(join(root, d), (n) => n.endsWith('.test.ts')),
       )
     : suite === 'e2e'

@@ -2,7 +2,9 @@
  * The Electron variant of the smoke test: the real main process, preload and
  * `mapwright://` protocol, with a scripted model. It skips, saying why, where the Electron
  * runtime binary is missing (it cannot be downloaded on every machine; the web-host specs
- * cover the same app there) or where Linux has no display (run it under `xvfb-run`).
+ * cover the same app there) or where Linux has no display (run it under `xvfb-run`). The
+ * check that the preload exposes exactly the contract's keys is a unit test
+ * (bridgeKeys.test.ts), so it runs everywhere with `npm test`.
  *
  *   npm run build && node --import tsx --test e2e/electron/app.electron.spec.ts
  */
@@ -14,6 +16,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { _electron } from 'playwright-core';
 import { startScriptedModelServer } from '../model-server/scriptedModelServer.js';
+import { expectedBridgeKeys } from './bridgeKeys.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const mainBundle = path.join(repoRoot, 'dist', 'main', 'electron-main.cjs');
@@ -67,7 +70,7 @@ test('Electron: the app shows the map and answers a chat message', { skip, timeo
   assert.match(page.url(), /^mapwright:\/\/app\//);
   // The bridge is one function per method plus `on`: no generic invoke reaches the page.
   const bridgeKeys = await page.evaluate(() => Object.keys(Reflect.get(window, 'mapwright') as object).sort());
-  assert.deepEqual(bridgeKeys, ['app/info', 'chat/send', 'entries/trigger', 'on', 'project/get', 'run/stop', 'tools/decide']);
+  assert.deepEqual(bridgeKeys, expectedBridgeKeys());
 
   const input = page.getByTestId('chat-input');
   await input.fill('Say hello');

@@ -3,11 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
-import type { ScriptedModelServer } from '../model-server/scriptedModelServer.js';
-import type { AppDriver } from '../support/appDriver.js';
-import { AttributeTableDriver } from '../support/attributeTableDriver.js';
-import { useAppSession } from '../support/appSession.js';
+import { type SharedApp, useAppSession } from '../support/appSession.js';
 import { gisFixtures } from '../support/webHost.js';
 
 const NC = join(gisFixtures, 'nc.gpkg');
@@ -31,15 +27,10 @@ function featuresAt([lon, lat]: [number, number], half = 0.0001): { fid: number;
 
 describe('attribute table, selection and identify in Chromium (nc.gpkg)', { skip: !haveFixtures }, () => {
   const session = useAppSession({ homePrefix: 'mapwright-e2e-attributes-' });
-  let model: ScriptedModelServer;
-  let page: Page;
-  let app: AppDriver;
-  let table: AttributeTableDriver;
+  let { page, app, model, table } = {} as SharedApp;
 
   before(async () => {
-    ({ page, app } = await session.openApp());
-    model = session.model;
-    table = new AttributeTableDriver(page);
+    ({ page, app, model, table } = await session.openApp());
     model.script([{ toolCalls: [{ name: 'layers_load', arguments: { path: NC } }] }, { text: 'Loaded the counties.' }]);
     await app.askAgent('load the NC counties');
     await app.approvePending();
@@ -131,26 +122,20 @@ describe('attribute table, selection and identify in Chromium (nc.gpkg)', { skip
   it('shift-drag selects the counties in a box (the map does not box-zoom); Escape clears', async () => {
     await page.keyboard.press('Escape'); // closes the identify popup and clears
     await page.getByTestId('identify-popup').waitFor({ state: 'detached' });
-    const zoom = await page.evaluate(() => (window as unknown as { __mapwright: { map: { getZoom(): number } } }).__mapwright.map.getZoom());
+    const { zoom } = await app.mapView();
     const from: [number, number] = [-79.6, 36.0];
     const to: [number, number] = [-78.9, 35.5];
     await table.boxSelect(from, to);
-    await page.waitForFunction(() => Number(document.querySelector('[data-testid="attribute-selection-count"]')?.getAttribute('data-count') ?? 0) > 1);
-    const count = await table.selectedCount();
+    const count = await table.waitForSelectedMoreThan(1);
     const gdal = featuresAt([(from[0] + to[0]) / 2, (from[1] + to[1]) / 2], 0.35).length;
     assert.ok(Math.abs(count - gdal) <= 2, `box selection ${count} vs GDAL's ${gdal} counties in that box`);
-    const after = await page.evaluate(() => (window as unknown as { __mapwright: { map: { getZoom(): number } } }).__mapwright.map.getZoom());
-    assert.equal(after, zoom, 'no box zoom');
+    assert.equal((await app.mapView()).zoom, zoom, 'no box zoom');
     assert.equal((await table.highlightFids()).length, count);
     await app.screenshot('attr-4-box-selection');
     // Zoom to selection fits the selected counties: the view closes in on the box.
-    await page.getByTestId('attribute-zoom-selection').click();
-    await page.waitForFunction((z) => {
-      const map = (window as unknown as { __mapwright: { map: { getZoom(): number; isMoving(): boolean } } }).__mapwright.map;
-      return map.getZoom() > z + 1 && !map.isMoving();
-    }, zoom);
-    const centre = await page.evaluate(() => (window as unknown as { __mapwright: { map: { getCenter(): { lng: number; lat: number } } } }).__mapwright.map.getCenter());
-    assert.ok(centre.lng > from[0] - 0.3 && centre.lng < to[0] + 0.3 && centre.lat > to[1] - 0.3 && centre.lat < from[1] + 0.3, `centred on the selection: ${JSON.stringify(centre)}`);
+    await table.zoomToSelection();
+    const { center: [lng, lat] } = await app.waitForMapView((view) => view.zoom > zoom + 1);
+    assert.ok(lng > from[0] - 0.3 && lng < to[0] + 0.3 && lat > to[1] - 0.3 && lat < from[1] + 0.3, `centred on the selection: ${JSON.stringify({ lng, lat })}`);
     await page.keyboard.press('Escape');
     await table.waitForHighlight([]);
     assert.equal(await table.selectedCount(), 0);
@@ -160,8 +145,7 @@ describe('attribute table, selection and identify in Chromium (nc.gpkg)', { skip
     await table.clickRow((await table.rows())[0]!.fid);
     assert.equal(await table.selectedCount(), 1);
     await table.close();
-    await page.locator('[data-testid="layer-item"][data-layer-name="nc"] [data-testid="layer-remove"]').click();
-    await page.locator('[data-testid="layer-item"][data-layer-name="nc"]').waitFor({ state: 'detached' });
+    await app.removeLayer('nc');
     await table.waitForHighlight([]);
   });
 });

@@ -3,11 +3,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
-import type { ReceivedRequest, ScriptedModelServer } from '../model-server/scriptedModelServer.js';
-import type { AppDriver } from '../support/appDriver.js';
-import { useAppSession } from '../support/appSession.js';
-import { ConversationDriver } from '../support/conversationDriver.js';
+import type { ReceivedRequest } from '../model-server/scriptedModelServer.js';
+import { type SharedApp, useAppSession } from '../support/appSession.js';
 import { gisFixtures, startWebHost } from '../support/webHost.js';
 
 const NC = join(gisFixtures, 'nc.gpkg');
@@ -18,16 +15,8 @@ const toolNames = (r: ReceivedRequest | undefined) => (r?.tools ?? []).map((t) =
 
 describe('conversations and skills in Chromium against the web host', { skip: !haveFixtures }, () => {
   const session = useAppSession({ homePrefix: 'mapwright-e2e-conv-' });
-  let model: ScriptedModelServer;
-  let page: Page;
-  let app: AppDriver;
-  let conversations: ConversationDriver;
-
-  before(async () => {
-    ({ page, app } = await session.openApp());
-    model = session.model;
-    conversations = new ConversationDriver(page);
-  });
+  let { page, app, model, conversations } = {} as SharedApp;
+  before(async () => ({ page, app, model, conversations } = await session.openApp()));
 
   it('the first conversation: the model loads the layers skill, gets its tools, and loads a layer', async () => {
     model.reset();
@@ -84,12 +73,11 @@ describe('conversations and skills in Chromium against the web host', { skip: !h
 
   it('after a reload and a host restart both are listed and restored, tool cards included', async () => {
     const secondMessages = await app.messages();
-    await page.reload();
-    await app.waitForMapIdle();
+    await app.reload();
     await conversations.waitForCurrentTitle('what is the CRS of nc?');
     assert.deepEqual(await app.messages(), secondMessages, 'the current conversation is restored');
 
-    await app.open((await session.restartHost()).url);
+    await session.restartHostAndReopen(app);
     assert.deepEqual((await conversations.list()).map((c) => c.title), ['what is the CRS of nc?', 'load the NC counties']);
 
     await conversations.open('load the NC counties');
@@ -113,8 +101,7 @@ describe('conversations and skills in Chromium against the web host', { skip: !h
     await conversations.remove('what is the CRS of nc?');
     assert.deepEqual(await conversations.list(), [{ title: 'NC counties', current: true }]);
     await app.screenshot('conv-5-renamed-and-deleted');
-    await page.reload();
-    await app.waitForMapIdle();
+    await app.reload();
     assert.deepEqual(await conversations.list(), [{ title: 'NC counties', current: true }]);
   });
 

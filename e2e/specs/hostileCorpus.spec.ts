@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startScriptedModelServer, type ScriptedModelServer } from '../model-server/scriptedModelServer.js';
+import { openAppIn } from '../support/appSession.js';
 import { launchBrowser } from '../support/browser.js';
-import { AppDriver } from '../support/appDriver.js';
 import { BridgeSocket, type BridgeEvent } from '../support/bridgeSocket.js';
 import { startCanaryServer, type CanaryServer } from '../support/canaryServer.js';
 import { gisFixtures, repoRoot, startWebHost, type RunningHost } from '../support/webHost.js';
@@ -295,9 +295,7 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
     const browser = await launchBrowser();
     try {
       bridge.onEvent = () => {};
-      const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-      const app = new AppDriver(page);
-      await app.open(host.url);
+      const { page, app } = await openAppIn(browser, host.url);
       model.script([{ toolCalls: [{ name: 'layers_load', arguments: { path: `/vsicurl/${canary.origin}/dialog.geojson` } }] }, { text: 'ok' }]);
       await app.askAgent('load the remote layer');
       const dialog = await app.waitForApproval();

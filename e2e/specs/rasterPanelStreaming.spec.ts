@@ -2,10 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
-import type { ScriptedModelServer } from '../model-server/scriptedModelServer.js';
-import { type AppDriver, colourDistance } from '../support/appDriver.js';
-import { useAppSession } from '../support/appSession.js';
+import { colourDistance } from '../support/appDriver.js';
+import { type SharedApp, useAppSession } from '../support/appSession.js';
 import { gisFixtures } from '../support/webHost.js';
 
 const ELEV = join(gisFixtures, 'elev.tif');
@@ -15,36 +13,20 @@ if (!haveFixtures) console.log(`# skipping browser e2e: ${gisFixtures} is absent
 /** Inside terra's elev.tif (Luxembourg, SRTM-derived elevation). */
 const IN_LUXEMBOURG: [number, number] = [6.0, 49.75];
 
-async function centreOn(page: Page, lon: number, lat: number, zoom: number): Promise<void> {
-  await page.evaluate(
-    ([x, y, z]) => {
-      const w = window as unknown as { __mapwright: { map: { jumpTo(o: object): void } } };
-      w.__mapwright.map.jumpTo({ center: [x, y], zoom: z });
-    },
-    [lon, lat, zoom],
-  );
-}
-
 describe('raster tiles, the layer panel, streaming and Stop', { skip: !haveFixtures }, () => {
   const session = useAppSession();
-  let model: ScriptedModelServer;
-  let page: Page;
-  let app: AppDriver;
-
-  before(async () => {
-    ({ page, app } = await session.openApp());
-    model = session.model;
-  });
+  let { page, app, model } = {} as SharedApp;
+  before(async () => ({ page, app, model } = await session.openApp()));
 
   it('a GeoTIFF arrives as worker-rendered tiles over the basemap', async () => {
-    await centreOn(page, 6.1, 49.8, 8);
+    await app.setMapView({ center: [6.1, 49.8], zoom: 8 });
     const basemap = await app.mapPixelAt(...IN_LUXEMBOURG);
     model.script([{ toolCalls: [{ name: 'layers_load', arguments: { path: ELEV } }] }, { text: 'The elevation raster is loaded.' }]);
     await app.askAgent(`load ${ELEV}`);
     await app.approvePending();
     await app.waitForLayer('elev');
     await app.waitForMessage('assistant', /elevation raster is loaded/);
-    await centreOn(page, 6.1, 49.8, 8);
+    await app.setMapView({ center: [6.1, 49.8], zoom: 8 });
     const raster = await app.mapPixelAt(...IN_LUXEMBOURG);
     await app.screenshot('r1-raster-tiles');
     assert.ok(colourDistance(basemap, raster) > 30, `the raster is drawn: ${basemap} → ${raster}`);
@@ -52,29 +34,22 @@ describe('raster tiles, the layer panel, streaming and Stop', { skip: !haveFixtu
   });
 
   it('panel actions go through the dispatcher as the user: opacity, visibility, remove — no dialog, persisted', async () => {
-    const item = page.locator('[data-testid="layer-item"][data-layer-name="elev"]');
-    await item.getByTestId('layer-opacity').fill('0');
-    await page.waitForTimeout(600);
-    await app.waitForMapIdle();
+    await app.setLayerOpacity('elev', 0);
     const hidden = await app.mapPixelAt(...IN_LUXEMBOURG);
-    await item.getByTestId('layer-opacity').fill('100');
-    await page.waitForTimeout(600);
+    await app.setLayerOpacity('elev', 100);
     const shown = await app.mapPixelAt(...IN_LUXEMBOURG);
     assert.ok(colourDistance(hidden, shown) > 30, `opacity 0 shows the basemap, 100 the raster: ${hidden} vs ${shown}`);
 
-    await item.getByTestId('layer-visibility').uncheck();
-    await page.waitForTimeout(300);
+    await app.setLayerVisible('elev', false);
     const invisible = await app.mapPixelAt(...IN_LUXEMBOURG);
     assert.ok(colourDistance(invisible, hidden) < 20, `hidden layer is not drawn: ${invisible}`);
     assert.equal(await page.getByTestId('approval-dialog').count(), 0, 'the person’s own actions need no dialog');
 
-    await page.reload();
-    await app.waitForMapIdle();
+    await app.reload();
     await app.waitForLayer('elev');
-    assert.equal(await page.locator('[data-testid="layer-item"][data-layer-name="elev"]').getByTestId('layer-visibility').isChecked(), false, 'visibility was saved');
+    assert.equal(await app.isLayerVisible('elev'), false, 'visibility was saved');
 
-    await page.locator('[data-testid="layer-item"][data-layer-name="elev"]').getByTestId('layer-remove').click();
-    await page.locator('[data-testid="layer-item"][data-layer-name="elev"]').waitFor({ state: 'detached' });
+    await app.removeLayer('elev');
     assert.deepEqual(await app.layerNames(), []);
   });
 

@@ -4,14 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
-import { PNG } from 'pngjs';
+import type { PNG } from 'pngjs';
 import { sampleRamp } from '../../src-shared/style/colourRamps.js';
 import { PALETTE } from '../../src-shared/style/styleModel.js';
-import type { ScriptedModelServer } from '../model-server/scriptedModelServer.js';
-import { colourDistance, type AppDriver } from '../support/appDriver.js';
-import { AttributeTableDriver } from '../support/attributeTableDriver.js';
-import { useAppSession } from '../support/appSession.js';
+import { colourDistance, pixelOf } from '../support/appDriver.js';
+import { type SharedApp, useAppSession } from '../support/appSession.js';
 import { makePointsCsv, makePointsGpkg } from '../support/bigData.js';
 
 /**
@@ -22,39 +19,12 @@ import { makePointsCsv, makePointsGpkg } from '../support/bigData.js';
  * failing as the whole-GeoJSON path did.
  */
 
-type MapWindow = {
-  __mapwright: {
-    map: {
-      getStyle(): { layers: { id: string; type: string; source?: string }[]; sources: Record<string, { type: string; tiles?: string[] }> };
-      getLayer(id: string): unknown;
-      queryRenderedFeatures(o?: object): { id?: number; layer: { id: string } }[];
-      jumpTo(o: object): void;
-      project(l: [number, number]): { x: number; y: number };
-    };
-  };
-};
-
-/** RGB of every map pixel, from one screenshot. */
-async function mapPixels(page: Page): Promise<PNG> {
-  return PNG.sync.read(await page.getByTestId('map').screenshot());
-}
-
 /** How many pixels lie within `tolerance` of a colour. */
 function countNear(png: PNG, hex: string, tolerance = 24): number {
   const want = [1, 3, 5].map((k) => Number.parseInt(hex.slice(k, k + 2), 16));
   let n = 0;
   for (let i = 0; i < png.data.length; i += 4) if (colourDistance([png.data[i]!, png.data[i + 1]!, png.data[i + 2]!], want) < tolerance) n++;
   return n;
-}
-
-/** Ids of the app's style layers drawing a project layer (`layer-<id>-<part>`). */
-async function renderedCount(page: Page, sourceType: string): Promise<number> {
-  return page.evaluate((type) => {
-    const map = (window as unknown as MapWindow).__mapwright.map;
-    const style = map.getStyle();
-    const ids = style.layers.filter((l) => l.id.startsWith('layer-') && l.source && style.sources[l.source]?.type === type).map((l) => l.id);
-    return ids.length ? map.queryRenderedFeatures({ layers: ids }).length : 0;
-  }, sourceType);
 }
 
 function ogrinfo(args: string[]): string {
@@ -80,10 +50,7 @@ describe('real-size data in Chromium: 1M and 4M generated points', () => {
   let dir: string;
   let million: string;
   let fourMillion: string;
-  let model: ScriptedModelServer;
-  let page: Page;
-  let app: AppDriver;
-  let table: AttributeTableDriver;
+  let { page, app, model, table } = {} as SharedApp;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mapwright-e2e-bigdata-'));
@@ -91,9 +58,7 @@ describe('real-size data in Chromium: 1M and 4M generated points', () => {
     fourMillion = join(dir, 'four_million.csv');
     await makePointsGpkg(million, 1_000_000);
     await makePointsCsv(fourMillion, 4_000_000);
-    ({ page, app } = await session.openApp());
-    model = session.model;
-    table = new AttributeTableDriver(page);
+    ({ page, app, model, table } = await session.openApp());
   });
   after(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -107,12 +72,12 @@ describe('real-size data in Chromium: 1M and 4M generated points', () => {
     await app.waitForMessage('assistant', /Loaded a million points/);
     await app.waitForMapIdle();
 
-    const source = await page.evaluate(() => Object.entries((window as unknown as MapWindow).__mapwright.map.getStyle().sources).find(([id]) => id.startsWith('src-'))?.[1]);
+    const source = (await app.mapSources()).find((s) => s.id.startsWith('src-'));
     assert.equal(source?.type, 'vector', 'a large layer goes to the map as vector tiles');
-    assert.match(source!.tiles![0]!, /\/tiles\/[\w-]+\/v-[0-9a-z]+\/\{z\}\/\{x\}\/\{y\}\.pbf/);
-    assert.ok((await renderedCount(page, 'vector')) > 1000, 'thousands of points are drawn');
+    assert.match(source!.tiles[0]!, /\/tiles\/[\w-]+\/v-[0-9a-z]+\/\{z\}\/\{x\}\/\{y\}\.pbf/);
+    assert.ok((await app.renderedFeatureCount('vector')) > 1000, 'thousands of points are drawn');
     // Painted: the layer's colour (the first of the palette) covers many pixels of the map.
-    const painted = countNear(await mapPixels(page), PALETTE[0]!);
+    const painted = countNear(await app.mapImage(), PALETTE[0]!);
     assert.ok(painted > 5000, `pixels in the layer colour: ${painted}`);
     await app.screenshot('rs1-million-points');
 
@@ -132,12 +97,11 @@ describe('real-size data in Chromium: 1M and 4M generated points', () => {
     const dialog = await app.waitForApproval();
     // Quantiles over all 1,000,000 values: 200,000 in each class, not a count of what is on screen.
     assert.match(dialog.text.replace(/[\s,]/g, ''), /\(200000\)/);
-    await app.approvePending();
-    await app.waitForMessage('assistant', /Coloured by value/);
-    await app.waitForMapIdle();
-    await page.waitForTimeout(300);
-    await app.waitForMapIdle();
-    const png = await mapPixels(page);
+    await app.waitForNextMapIdle(async () => {
+      await app.approvePending();
+      await app.waitForMessage('assistant', /Coloured by value/);
+    });
+    const png = await app.mapImage();
     const ramp = sampleRamp('viridis', 5);
     const present = ramp.map((c) => countNear(png, c, 30));
     assert.ok(present.filter((n) => n > 200).length >= 4, `class colours on the map: ${present.join(', ')}`);
@@ -157,19 +121,13 @@ describe('real-size data in Chromium: 1M and 4M generated points', () => {
     await table.clickRow(row.fid);
     await table.waitForHighlight([row.fid]);
     // Zoom to it and see the highlight colour drawn where the feature is.
-    await page.getByTestId('attribute-zoom-selection').click();
-    await app.waitForMapIdle();
-    await page.waitForTimeout(400);
-    await app.waitForMapIdle();
+    await app.waitForNextMapIdle(() => table.zoomToSelection());
     const { lon, lat } = expected;
-    const at = await page.evaluate(([x, y]) => (window as unknown as MapWindow).__mapwright.map.project([x!, y!]), [lon, lat]);
-    const png = await mapPixels(page);
+    const png = await app.mapImage();
+    const at = await app.mapPoint(lon, lat);
     let best = Infinity;
     for (let dy = -3; dy <= 3; dy++)
-      for (let dx = -3; dx <= 3; dx++) {
-        const i = (png.width * Math.round(at.y + dy) + Math.round(at.x + dx)) * 4;
-        best = Math.min(best, colourDistance([png.data[i]!, png.data[i + 1]!, png.data[i + 2]!], [0xff, 0x1f, 0xd2]));
-      }
+      for (let dx = -3; dx <= 3; dx++) best = Math.min(best, colourDistance(pixelOf(png, at.x + dx, at.y + dy), [0xff, 0x1f, 0xd2]));
     assert.ok(best < 60, `the selection colour at the feature (${lon}, ${lat}): distance ${best}`);
     await app.screenshot('rs3-row-900000-selected');
     await table.close();
@@ -192,15 +150,9 @@ describe('real-size data in Chromium: 1M and 4M generated points', () => {
     await app.waitForMessage('assistant', /Loaded four million points/, 600_000);
     await app.waitForLayer('four_million');
     // Only the new layer on the map, seen whole (the view is still on the point selected above).
-    await page.locator('[data-testid="layer-item"][data-layer-name="million"] [data-testid="layer-visibility"]').uncheck();
-    await page.locator('[data-testid="layer-item"][data-layer-name="four_million"] .layer-item__name').click();
-    await app.waitForMapIdle();
-    await page.waitForFunction(() => {
-      const map = (window as unknown as MapWindow).__mapwright.map;
-      const style = map.getStyle();
-      const ids = style.layers.filter((l) => l.id.startsWith('layer-') && l.source && style.sources[l.source]?.type === 'vector').map((l) => l.id);
-      return map.queryRenderedFeatures({ layers: ids }).length > 2000;
-    }, undefined, { timeout: 60_000 });
+    await app.setLayerVisible('million', false);
+    await app.zoomToLayer('four_million');
+    await app.waitForRenderedFeatures('vector', 2000, 60_000);
     const problems = await page.getByTestId('layer-display-problem').count();
     assert.equal(problems, 0, 'no layer reports a display problem');
     await app.screenshot('rs4-four-million');

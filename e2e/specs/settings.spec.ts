@@ -1,9 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
-import type { ScriptedModelServer } from '../model-server/scriptedModelServer.js';
-import type { AppDriver } from '../support/appDriver.js';
-import { useAppSession } from '../support/appSession.js';
+import { type SharedApp, useAppSession } from '../support/appSession.js';
 
 /**
  * Issue 5 end to end: a person configures a model in the settings panel (no environment
@@ -13,14 +10,8 @@ import { useAppSession } from '../support/appSession.js';
  */
 describe('model settings, streaming with reasoning, a tool call and Stop', () => {
   const session = useAppSession({ configureModel: false, homePrefix: 'mapwright-e2e-settings-' });
-  let model: ScriptedModelServer;
-  let page: Page;
-  let app: AppDriver;
-
-  before(async () => {
-    ({ page, app } = await session.openApp());
-    model = session.model;
-  });
+  let { page, app, model } = {} as SharedApp;
+  before(async () => ({ page, app, model } = await session.openApp()));
 
   it('given no model, when Anthropic is configured in the panel and tested, then it is saved and the key never comes back', async () => {
     assert.equal((await app.modelStatus()).configured, false);
@@ -100,8 +91,7 @@ describe('model settings, streaming with reasoning, a tool call and Stop', () =>
     const cut = shown.findLast((m) => m.role === 'assistant')!;
     assert.ok(cut.text.length < slow.length, 'the stopped reply is partial');
 
-    await page.reload();
-    await app.waitForMapIdle();
+    await app.reload();
     await app.waitForMessage('notice', /Stopped/);
     const reloaded = await app.transcript();
     assert.deepEqual(reloaded, shown, 'the chat after a reload reads as before');

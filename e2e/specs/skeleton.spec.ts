@@ -26,10 +26,7 @@ describe('walking skeleton in Chromium against the web host', { skip: !haveFixtu
     const { page, app } = await session.openApp();
     await app.screenshot('a0-empty-basemap');
     // Centre the map on North Carolina so the pixel check reads the layer, not the edge.
-    await page.evaluate(() => {
-      const w = window as unknown as { __mapwright: { map: { jumpTo(o: object): void } } };
-      w.__mapwright.map.jumpTo({ center: [-79.4, 35.5], zoom: 5 });
-    });
+    await app.setMapView({ center: [-79.4, 35.5], zoom: 5 });
     const before = await app.mapPixelAt(...INSIDE_NC);
 
     model.script([
@@ -81,20 +78,16 @@ describe('walking skeleton in Chromium against the web host', { skip: !haveFixtu
   it('(c) reload the page and restart the host → layers and conversation are back', async () => {
     const { page, app } = await session.openApp();
     const beforeMessages = await app.messages();
-    await page.reload();
-    await app.waitForMapIdle();
+    await app.reload();
     await app.waitForLayer('nc');
     assert.deepEqual(await app.messages(), beforeMessages, 'reload shows the same conversation');
 
-    await app.open((await session.restartHost()).url);
+    await session.restartHostAndReopen(app);
     await app.waitForLayer('nc');
     const restored = await app.messages();
     assert.deepEqual(restored.map((m) => m.role), beforeMessages.map((m) => m.role));
     assert.ok(restored.some((m) => /OK, I will not remove nc/.test(m.text)));
-    await page.evaluate(() => {
-      const w = window as unknown as { __mapwright: { map: { jumpTo(o: object): void } } };
-      w.__mapwright.map.jumpTo({ center: [-79.4, 35.5], zoom: 5 });
-    });
+    await app.setMapView({ center: [-79.4, 35.5], zoom: 5 });
     const px = await app.mapPixelAt(...INSIDE_NC);
     await app.screenshot('c-after-restart');
     const land = [242, 239, 233];

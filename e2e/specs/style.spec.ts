@@ -1,14 +1,11 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import { before, describe, it } from 'node:test';
 import { sampleRamp } from '../../src-shared/style/colourRamps.js';
-import { startScriptedModelServer, type ScriptedModelServer } from '../model-server/scriptedModelServer.js';
-import { AppDriver, colourDistance } from '../support/appDriver.js';
-import { launchBrowser } from '../support/browser.js';
-import { gisFixtures, startWebHost, type RunningHost } from '../support/webHost.js';
+import { colourDistance } from '../support/appDriver.js';
+import { type SharedApp, useAppSession } from '../support/appSession.js';
+import { gisFixtures } from '../support/webHost.js';
 
 const COUNTRIES = join(gisFixtures, 'ne_110m_admin_0_countries.json');
 const ELEV = join(gisFixtures, 'elev.tif');
@@ -21,56 +18,27 @@ const IN_GREENLAND: [number, number] = [-47.5, 66.0];
 /** The basemap's land colour, under the 0.7-opaque fill. */
 const LAND = [0xf2, 0xef, 0xe9];
 
-type MapHandle = {
-  jumpTo(o: object): void;
-  getStyle(): { layers: { id: string; type: string; source?: string }[]; sources: Record<string, { tiles?: string[] }> };
-  queryRenderedFeatures(o: object): { properties: Record<string, unknown> }[];
-};
-
-async function onMap<T>(page: Page, fn: (map: MapHandle, arg: unknown) => T, arg?: unknown): Promise<T> {
-  return page.evaluate(
-    ([body, a]) => {
-      const map = (window as unknown as { __mapwright: { map: MapHandle } }).__mapwright.map;
-      return (new Function('map', 'arg', `return (${body as string})(map, arg)`) as (m: MapHandle, x: unknown) => T)(map, a);
-    },
-    [fn.toString(), arg] as const,
-  );
-}
-
 function blend(hex: string, over: number[], alpha: number): number[] {
   return [1, 3, 5].map((k, i) => Math.round(Number.parseInt(hex.slice(k, k + 2), 16) * alpha + over[i]! * (1 - alpha)));
 }
 
 describe('styling in Chromium: graduated colours, labels from offline glyphs, the legend, hillshade', { skip: !haveFixtures }, () => {
-  let browser: Browser;
-  let model: ScriptedModelServer;
-  let home: string;
-  let host: RunningHost;
-  let page: Page;
-  let app: AppDriver;
+  const session = useAppSession({ homePrefix: 'mapwright-e2e-style-' });
+  let { page, app, model } = {} as SharedApp;
   const glyphResponses: { url: string; status: number }[] = [];
   const warnings: string[] = [];
 
   before(async () => {
-    browser = await launchBrowser();
-    model = await startScriptedModelServer();
-    home = mkdtempSync(join(tmpdir(), 'mapwright-e2e-style-'));
-    host = await startWebHost({ MAPWRIGHT_HOME: home, MAPWRIGHT_MODEL_URL: model.url, MAPWRIGHT_MODEL: 'scripted' });
-    page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
-    page.on('response', (r) => {
-      if (r.url().includes('/assets/glyphs/')) glyphResponses.push({ url: decodeURIComponent(r.url()), status: r.status() });
-    });
-    page.on('console', (m) => {
-      if (m.type() === 'warning' || m.type() === 'error') warnings.push(m.text());
-    });
-    app = new AppDriver(page);
-    await app.open(host.url);
-  });
-  after(async () => {
-    await host?.stop();
-    await browser?.close();
-    await model?.close();
-    rmSync(home, { recursive: true, force: true });
+    ({ page, app, model } = await session.openApp({
+      beforeOpen: (p) => {
+        p.on('response', (r) => {
+          if (r.url().includes('/assets/glyphs/')) glyphResponses.push({ url: decodeURIComponent(r.url()), status: r.status() });
+        });
+        p.on('console', (m) => {
+          if (m.type() === 'warning' || m.type() === 'error') warnings.push(m.text());
+        });
+      },
+    }));
   });
 
   it('"colour the countries by population in 5 quantile classes and label them"', async () => {
@@ -91,12 +59,7 @@ describe('styling in Chromium: graduated colours, labels from offline glyphs, th
     await app.approvePending();
     await app.approvePending();
     await app.waitForMessage('assistant', /five quantile classes/);
-    await page.evaluate(() => {
-      (window as unknown as { __mapwright: { map: MapHandle } }).__mapwright.map.jumpTo({ center: [15, 42], zoom: 1.4 });
-    });
-    await app.waitForMapIdle();
-    await page.waitForTimeout(300);
-    await app.waitForMapIdle();
+    await app.setMapView({ center: [15, 42], zoom: 1.4 });
 
     const india = await app.mapPixelAt(...IN_INDIA);
     const greenland = await app.mapPixelAt(...IN_GREENLAND);
@@ -107,15 +70,12 @@ describe('styling in Chromium: graduated colours, labels from offline glyphs, th
     assert.ok(colourDistance(india, greenland) > 80, 'two different class colours');
 
     // A label layer exists and placed text, drawn from the shipped glyphs.
-    const labels = await onMap(page, (map) => {
-      const label = map.getStyle().layers.find((l) => l.type === 'symbol' && l.id.endsWith('-label'));
-      return label ? { id: label.id, placed: map.queryRenderedFeatures({ layers: [label.id] }).map((f) => f.properties.NAME) } : null;
-    });
+    const labels = await app.placedLabels('NAME');
     assert.ok(labels, 'a label layer is on the map');
-    assert.ok(labels.placed.length > 20, `labels placed: ${labels.placed.length}`);
-    assert.ok(labels.placed.includes('India'));
+    assert.ok(labels.texts.length > 20, `labels placed: ${labels.texts.length}`);
+    assert.ok(labels.texts.includes('India'));
     // One label per country (the label point of its widest part), not one per island.
-    assert.equal(new Set(labels.placed).size, labels.placed.length, `duplicated labels: ${labels.placed.join(', ')}`);
+    assert.equal(new Set(labels.texts).size, labels.texts.length, `duplicated labels: ${labels.texts.join(', ')}`);
     assert.ok(glyphResponses.some((r) => r.url.includes('/assets/glyphs/DejaVu Sans Book/0-255.pbf') && r.status === 200), JSON.stringify(glyphResponses));
     assert.ok(glyphResponses.every((r) => r.status === 200), JSON.stringify(glyphResponses));
     assert.ok(!warnings.some((w) => /glyph/i.test(w)), `no glyph warnings: ${warnings.join(' | ')}`);
@@ -139,20 +99,14 @@ describe('styling in Chromium: graduated colours, labels from offline glyphs, th
     await app.waitForLayer('elev');
     await app.approvePending();
     await app.waitForMessage('assistant', /shaded relief/);
-    await page.evaluate(() => {
-      (window as unknown as { __mapwright: { map: MapHandle } }).__mapwright.map.jumpTo({ center: [6.1, 49.8], zoom: 9 });
-    });
-    await app.waitForMapIdle();
-    const tiles = await onMap(page, (map) => Object.values(map.getStyle().sources).flatMap((s) => s.tiles ?? []));
+    await app.setMapView({ center: [6.1, 49.8], zoom: 9 });
+    const tiles = (await app.mapSources()).flatMap((s) => s.tiles);
     assert.ok(tiles.some((t) => /\/tiles\/[\w-]+\/s-[0-9a-z]+\/\{z\}/.test(t)), `styled tile URL: ${tiles}`);
     // Shaded relief: grey everywhere, about 181 on flat ground (1 + 254·sin 45°, as gdaldem), lighter on
     // slopes facing the north-west light and darker on the others.
-    const greys: number[] = [];
-    for (let i = 0; i < 25; i++) {
-      const px = await app.mapPixelAt(6.0 + (i % 5) * 0.03, 49.7 + Math.floor(i / 5) * 0.03);
-      assert.ok(Math.abs(px[0] - px[1]) < 10 && Math.abs(px[1] - px[2]) < 10, `grey: ${px}`);
-      greys.push(px[0]);
-    }
+    const pixels = await app.mapPixelGrid([6.0, 49.7], 0.03, 5);
+    for (const px of pixels) assert.ok(Math.abs(px[0] - px[1]) < 10 && Math.abs(px[1] - px[2]) < 10, `grey: ${px}`);
+    const greys = pixels.map((px) => px[0]);
     await app.screenshot('st2-hillshade');
     const spread = Math.max(...greys) - Math.min(...greys);
     const mean = greys.reduce((x, y) => x + y, 0) / greys.length;

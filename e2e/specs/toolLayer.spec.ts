@@ -2,10 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
-import type { ScriptedModelServer } from '../model-server/scriptedModelServer.js';
-import { type AppDriver, colourDistance } from '../support/appDriver.js';
-import { useAppSession } from '../support/appSession.js';
+import { colourDistance } from '../support/appDriver.js';
+import { type SharedApp, useAppSession } from '../support/appSession.js';
 import { gisFixtures } from '../support/webHost.js';
 
 const NC = join(gisFixtures, 'nc.gpkg');
@@ -16,24 +14,11 @@ const INSIDE_NC: [number, number] = [-78.64, 35.78];
 
 describe('tool layer in Chromium: modes, grants, cancel, undo', { skip: !haveFixtures }, () => {
   const session = useAppSession();
-  let model: ScriptedModelServer;
-  let page: Page;
-  let app: AppDriver;
-
-  before(async () => {
-    ({ page, app } = await session.openApp());
-    model = session.model;
-  });
-
-  async function setMode(mode: 'ask' | 'auto' | 'plan') {
-    const select = page.getByTestId('mode-select');
-    await page.waitForFunction(() => !(document.querySelector('[data-testid="mode-select"]') as HTMLSelectElement | null)?.disabled);
-    await select.selectOption(mode);
-    await page.waitForFunction((m) => (document.querySelector('[data-testid="mode-select"]') as HTMLSelectElement).value === m, mode);
-  }
+  let { page, app, model } = {} as SharedApp;
+  before(async () => ({ page, app, model } = await session.openApp()));
 
   it('Plan: only read tools are offered; "Run this plan" runs it in Ask mode', async () => {
-    await setMode('plan');
+    await app.setApprovalMode('plan');
     model.script([
       { text: '1. layers_load nc.gpkg\n2. layers_zoom_to nc' },
       (body) => ({
@@ -53,7 +38,7 @@ describe('tool layer in Chromium: modes, grants, cancel, undo', { skip: !haveFix
     await app.waitForLayer('nc');
     await app.waitForMessage('assistant', /Plan carried out/);
     assert.match(String(model.requests[1]!.messages.filter((m) => m.role === 'user').at(-1)!.content), /Carry out the plan/);
-    assert.equal(await page.getByTestId('mode-select').inputValue(), 'ask');
+    assert.equal(await app.approvalMode(), 'ask');
   });
 
   it('Ask: "allow this tool for this session" skips the second dialog', async () => {
@@ -72,7 +57,7 @@ describe('tool layer in Chromium: modes, grants, cancel, undo', { skip: !haveFix
   });
 
   it('Auto: a write runs without a dialog', async () => {
-    await setMode('auto');
+    await app.setApprovalMode('auto');
     model.reset();
     model.script([{ toolCalls: [{ name: 'layers_load', arguments: { path: ELEV } }] }, { text: 'DEM loaded without asking.' }]);
     await app.askAgent('load the DEM');
@@ -105,35 +90,28 @@ describe('tool layer in Chromium: modes, grants, cancel, undo', { skip: !haveFix
   });
 
   it('Undo restores the map (pixel check); the audit panel lists the calls', async () => {
-    await setMode('ask');
-    const elev = page.locator('[data-testid="layer-item"][data-layer-name="elev"]');
-    await elev.getByTestId('layer-remove').click();
-    await elev.waitFor({ state: 'detached' });
-    await page.evaluate(() => {
-      const w = window as unknown as { __mapwright: { map: { jumpTo(o: object): void } } };
-      w.__mapwright.map.jumpTo({ center: [-79.4, 35.5], zoom: 5 });
-    });
+    await app.setApprovalMode('ask');
+    await app.removeLayer('elev');
+    await app.setMapView({ center: [-79.4, 35.5], zoom: 5 });
     const withNc = await app.mapPixelAt(...INSIDE_NC);
     model.reset();
     model.script([{ toolCalls: [{ name: 'layers_remove', arguments: { layer: 'nc' } }] }, { text: 'Removed nc.' }]);
     await app.askAgent('remove nc');
     await app.approvePending();
     await app.waitForMessage('assistant', /Removed nc/);
-    await page.locator('[data-testid="layer-item"][data-layer-name="nc"]').waitFor({ state: 'detached' });
+    await app.waitForLayerGone('nc');
     const without = await app.mapPixelAt(...INSIDE_NC);
     assert.ok(colourDistance(withNc, without) > 30, `removal changed the map: ${withNc} → ${without}`);
 
-    await page.waitForFunction(() => !(document.querySelector('[data-testid="undo-last"]') as HTMLButtonElement | null)?.disabled);
-    await page.getByTestId('undo-last').click();
-    await app.waitForLayer('nc');
+    await app.waitForNextMapIdle(async () => {
+      await app.undo();
+      await app.waitForLayer('nc');
+    });
     const restored = await app.mapPixelAt(...INSIDE_NC);
     await app.screenshot('t3-undone');
     assert.ok(colourDistance(withNc, restored) < 12, `undo restores the pixels: ${withNc} vs ${restored}`);
 
-    await page.getByTestId('audit-open').click();
-    await page.getByTestId('audit-panel').waitFor();
-    await page.getByTestId('audit-row').first().waitFor();
-    const tools = await page.getByTestId('audit-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-tool-id')));
+    const tools = await app.auditToolIds();
     assert.ok(tools.includes('layers.remove') && tools.includes('processing.run') && tools.includes('commands.undo'), `audit rows: ${tools}`);
     await app.screenshot('t4-audit');
   });

@@ -5,8 +5,23 @@ import { after, before } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../model-server/scriptedModelServer.js';
 import { AppDriver } from './appDriver.js';
+import { AttributeTableDriver } from './attributeTableDriver.js';
 import { launchBrowser } from './browser.js';
+import { ConversationDriver } from './conversationDriver.js';
 import { startWebHost, type RunningHost } from './webHost.js';
+
+/** A page on the app, with its map loaded, and the drivers that speak to it. */
+export interface OpenedApp {
+  page: Page;
+  app: AppDriver;
+  table: AttributeTableDriver;
+  conversations: ConversationDriver;
+}
+
+/** What a spec file shares across its tests: the session's model and one opened page. */
+export interface SharedApp extends OpenedApp {
+  model: ScriptedModelServer;
+}
 
 export interface AppSession {
   browser: Browser;
@@ -14,10 +29,24 @@ export interface AppSession {
   /** The data folder (MAPWRIGHT_HOME) of this spec file. */
   home: string;
   host: RunningHost;
-  /** A new page on the running host, opened and with its map loaded. */
-  openApp(): Promise<{ page: Page; app: AppDriver }>;
+  /**
+   * A new page on the running host, opened and with its map loaded. `beforeOpen` runs on the
+   * page before it navigates (to listen to its responses or console from the start).
+   */
+  openApp(options?: { beforeOpen?: (page: Page) => void }): Promise<SharedApp>;
   /** Stops the host and starts it again on the same data folder (the page must reopen). */
   restartHost(): Promise<RunningHost>;
+  /** Restarts the host and opens `app`'s page on it again. */
+  restartHostAndReopen(app: AppDriver): Promise<void>;
+}
+
+/** A new page in `browser` at the desktop size the specs use, opened on `url` with its map loaded. */
+export async function openAppIn(browser: Browser, url: string, beforeOpen?: (page: Page) => void): Promise<OpenedApp> {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+  beforeOpen?.(page);
+  const app = new AppDriver(page);
+  await app.open(url);
+  return { page, app, table: new AttributeTableDriver(page), conversations: new ConversationDriver(page) };
 }
 
 /**
@@ -43,16 +72,15 @@ export function useAppSession(options: { configureModel?: boolean; homePrefix?: 
     await session.model?.close();
     if (session.home) rmSync(session.home, { recursive: true, force: true });
   });
-  session.openApp = async () => {
-    const page = await session.browser.newPage({ viewport: { width: 1400, height: 860 } });
-    const app = new AppDriver(page);
-    await app.open(session.host.url);
-    return { page, app };
-  };
+  session.openApp = async (open = {}) => ({ ...(await openAppIn(session.browser, session.host.url, open.beforeOpen)), model: session.model });
   session.restartHost = async () => {
     await session.host.stop();
     session.host = await startWebHost(env());
     return session.host;
   };
+  session.restartHostAndReopen = async (app) => {
+    await app.open((await session.restartHost()).url);
+  };
   return session;
 }
+

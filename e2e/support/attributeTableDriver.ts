@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { onMap } from './mapHandle.js';
 
 /** A rendered table row: its feature id, index in the current sort/filter, cells, selection. */
 export interface TableRow {
@@ -7,16 +8,6 @@ export interface TableRow {
   cells: Record<string, string>;
   selected: boolean;
 }
-
-type MapWindow = {
-  __mapwright: {
-    map: {
-      project(l: [number, number]): { x: number; y: number };
-      unproject(p: [number, number]): { lng: number; lat: number };
-      getSource(id: string): { getData(): Promise<{ features: { id?: number; properties: Record<string, unknown> }[] }> } | undefined;
-    };
-  };
-};
 
 /**
  * Verbs for the attribute table, selection and identify, over the public test contract
@@ -97,6 +88,17 @@ export class AttributeTableDriver {
     await this.page.locator(`[data-testid="attribute-row"][data-fid="${fid}"]`).click({ modifiers });
   }
 
+  /** "Zoom to selection" (the map fits the selected features; wait for the view with AppDriver). */
+  async zoomToSelection(): Promise<void> {
+    await this.page.getByTestId('attribute-zoom-selection').click();
+  }
+
+  /** Waits until more than `n` features are selected. */
+  async waitForSelectedMoreThan(n: number): Promise<number> {
+    await this.page.waitForFunction((min) => Number(document.querySelector('[data-testid="attribute-selection-count"]')?.getAttribute('data-count') ?? 0) > min, n);
+    return this.selectedCount();
+  }
+
   async selectedCount(): Promise<number> {
     const el = this.page.getByTestId('attribute-selection-count');
     return (await el.count()) === 0 ? 0 : Number(await el.getAttribute('data-count'));
@@ -121,9 +123,9 @@ export class AttributeTableDriver {
 
   /** Feature ids in the map's selection highlight source. */
   async highlightFids(): Promise<number[]> {
-    return this.page.evaluate(async () => {
-      const source = (window as unknown as MapWindow).__mapwright.map.getSource('mapwright-selection');
-      const data = source ? await source.getData() : { features: [] };
+    return onMap(this.page, async (map) => {
+      const source = map.getSource('mapwright-selection');
+      const data = source?.getData ? await source.getData() : { features: [] };
       return data.features.map((f) => Number(f.id)).sort((a, b) => a - b);
     });
   }
@@ -141,7 +143,7 @@ export class AttributeTableDriver {
 
   /** Page coordinates of a geographic point on the map. */
   async pagePoint(lon: number, lat: number): Promise<{ x: number; y: number }> {
-    const p = await this.page.evaluate(([x, y]) => (window as unknown as MapWindow).__mapwright.map.project([x!, y!]), [lon, lat]);
+    const p = await onMap(this.page, (map, at) => map.project(at), [lon, lat] as [number, number]);
     const box = (await this.page.getByTestId('map').boundingBox())!;
     return { x: box.x + p.x, y: box.y + p.y };
   }
