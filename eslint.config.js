@@ -31,8 +31,14 @@ export default tseslint.config(
     files: ['src-shared/**/*.ts'],
     ignores: ['src-shared/**/*.test.ts'],
     rules: restrict([
-      { group: ['**/src-main/**', '**/src-renderer/**', '**/src-preload/**', '../../tools/**'], message: 'src-shared is the bottom layer: it imports no other layer.' },
-      { group: [...NODE_BUILTINS, 'electron', 'react', 'react-dom', 'better-sqlite3', 'ws'], message: 'src-shared imports no runtime: no Node, DOM libraries, Electron or React.' },
+      {
+        group: ['**/src-main/**', '**/src-renderer/**', '**/src-preload/**', '../../tools/**'],
+        message: 'src-shared is the bottom layer: it imports no other layer.',
+      },
+      {
+        group: [...NODE_BUILTINS, 'electron', 'react', 'react-dom', 'better-sqlite3', 'ws'],
+        message: 'src-shared imports no runtime: no Node, DOM libraries, Electron or React.',
+      },
       { group: ['maplibre-gl'], allowTypeImports: true, message: 'src-shared may use maplibre-gl types only.' },
       noGdal,
     ]),
@@ -41,7 +47,10 @@ export default tseslint.config(
     files: ['tools/**/*.ts'],
     ignores: ['tools/**/*.test.ts'],
     rules: restrict([
-      { group: ['**/src-main/**', '**/src-renderer/**', '**/src-preload/**'], message: 'Tools import only src-shared; they reach the app through their declared handles.' },
+      {
+        group: ['**/src-main/**', '**/src-renderer/**', '**/src-preload/**'],
+        message: 'Tools import only src-shared; they reach the app through their declared handles.',
+      },
       { group: [...NODE_BUILTINS, 'electron', 'better-sqlite3'], message: 'Tools reach files and GDAL through handles, not Node.' },
       noGdal,
     ]),
@@ -60,7 +69,21 @@ export default tseslint.config(
   {
     files: ['src-preload/**/*.ts'],
     rules: restrict([
-      { group: ['**/src-main/**', '**/src-renderer/**', '**/tools/**', 'zod', '**/src-shared/domain/**', '**/src-shared/style/**', '**/src-shared/tools/**', '**/src-shared/bridge/contract*', '**/src-shared/bridge/ws*'], allowTypeImports: true, message: 'The preload is a thin bridge: electron and the bridge names only (types aside).' },
+      {
+        group: [
+          '**/src-main/**',
+          '**/src-renderer/**',
+          '**/tools/**',
+          'zod',
+          '**/src-shared/domain/**',
+          '**/src-shared/style/**',
+          '**/src-shared/tools/**',
+          '**/src-shared/bridge/contract*',
+          '**/src-shared/bridge/ws*',
+        ],
+        allowTypeImports: true,
+        message: 'The preload is a thin bridge: electron and the bridge names only (types aside).',
+      },
       noGdal,
     ]),
   },
@@ -68,19 +91,28 @@ export default tseslint.config(
     files: ['src-main/**/*.ts'],
     ignores: ['src-main/gis-worker/**'],
     rules: restrict([
-      { group: ['**/src-renderer/**', '**/src-preload/**'], allowTypeImports: true, message: 'Main does not import the renderer or the preload.' },
+      {
+        group: ['**/src-renderer/**', '**/src-preload/**'],
+        allowTypeImports: true,
+        message: 'Main does not import the renderer or the preload.',
+      },
       noGdal,
     ]),
   },
   {
     files: ['src-main/gis-worker/**/*.ts'],
     rules: restrict([
-      { group: ['**/src-renderer/**', '**/src-preload/**', '**/tools/**', '**/agent/**', '**/store/**', 'better-sqlite3', 'electron'], message: 'The GIS worker knows GDAL and the worker protocol, nothing of the app.' },
+      {
+        group: ['**/src-renderer/**', '**/src-preload/**', '**/tools/**', '**/agent/**', '**/store/**', 'better-sqlite3', 'electron'],
+        message: 'The GIS worker knows GDAL and the worker protocol, nothing of the app.',
+      },
     ]),
   },
   {
     files: ['e2e/model-server/**/*.ts'],
     ignores: ['e2e/model-server/**/*.test.ts'],
-    rules: restrict([{ group: ['**/src-*/**', '**/tools/**'], message: 'The scripted model server is an independent peer: Node built-ins only.' }]),
+    rules: restrict([
+      { group: ['**/src-*/**', '**/tools/**'], message: 'The scripted model server is an independent peer: Node built-ins only.' },
+    ]),
   },
 );

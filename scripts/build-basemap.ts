@@ -201,7 +201,7 @@ function signedArea(ring: Ring): number {
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
     const a = ring[j]!;
     const b = ring[i]!;
-    s += (a[0]! * b[1]!) - (b[0]! * a[1]!);
+    s += a[0]! * b[1]! - b[0]! * a[1]!;
   }
   return s / 2;
 }
@@ -273,7 +273,7 @@ function unwrap(ring: Ring): Ring {
 /** Edges of `ring` that cross the vertical line x = `x`. */
 function crossings(ring: Ring, x: number): number {
   let n = 0;
-  for (let i = 1; i < ring.length; i++) if ((ring[i - 1]![0]! < x) !== (ring[i]![0]! < x)) n++;
+  for (let i = 1; i < ring.length; i++) if (ring[i - 1]![0]! < x !== ring[i]![0]! < x) n++;
   return n;
 }
 
@@ -364,7 +364,7 @@ function pointInRing(p: Position, ring: Ring): boolean {
     const yi = ring[i]![1]!;
     const xj = ring[j]![0]!;
     const yj = ring[j]![1]!;
-    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+    if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
   }
   return inside;
 }
@@ -385,11 +385,7 @@ interface IsoEntry {
   numeric: string;
 }
 
-function buildCountries(
-  topojson: TopojsonClient,
-  topo: Topology,
-  iso: Map<string, IsoEntry>,
-): OutFeature[] {
+function buildCountries(topojson: TopojsonClient, topo: Topology, iso: Map<string, IsoEntry>): OutFeature[] {
   const obj = topo.objects['countries'];
   if (!obj) throw new Error('countries object missing from world-atlas topology');
   const fc = topojson.feature(topo, obj);

@@ -137,11 +137,21 @@ async function main(): Promise<void> {
       for (let cp = start; cp < start + 256; cp++) if (covered.has(cp)) ids.push(cp);
       const drawn = await page.evaluate(
         ({ ids, size, buffer, radius, cutoff }) => {
-          const Sdf = (window as unknown as { TinySDF: new (o: object) => { draw(c: string): Record<string, number> & { data: Uint8ClampedArray } } }).TinySDF;
+          const Sdf = (
+            window as unknown as { TinySDF: new (o: object) => { draw(c: string): Record<string, number> & { data: Uint8ClampedArray } } }
+          ).TinySDF;
           const sdf = new Sdf({ fontSize: size, buffer, radius, cutoff, fontFamily: 'MapwrightGlyphFont' });
           return ids.map((id) => {
             const g = sdf.draw(String.fromCodePoint(id));
-            return { id, data: Array.from(g.data), glyphWidth: g.glyphWidth!, glyphHeight: g.glyphHeight!, glyphLeft: g.glyphLeft!, glyphTop: g.glyphTop!, glyphAdvance: g.glyphAdvance! };
+            return {
+              id,
+              data: Array.from(g.data),
+              glyphWidth: g.glyphWidth!,
+              glyphHeight: g.glyphHeight!,
+              glyphLeft: g.glyphLeft!,
+              glyphTop: g.glyphTop!,
+              glyphAdvance: g.glyphAdvance!,
+            };
           });
         },
         { ids, size: FONT_SIZE, buffer: BUFFER, radius: RADIUS, cutoff: CUTOFF },

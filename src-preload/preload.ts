@@ -25,9 +25,7 @@ function on(name: EventName, listener: (payload: unknown) => void): () => void {
   };
 }
 
-const methods = Object.fromEntries(
-  METHOD_NAMES.map((name) => [name, (params: unknown) => ipcRenderer.invoke(name, params)]),
-);
+const methods = Object.fromEntries(METHOD_NAMES.map((name) => [name, (params: unknown) => ipcRenderer.invoke(name, params)]));
 
 const api = { ...methods, on } as PreloadApi;
 

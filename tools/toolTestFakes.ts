@@ -10,7 +10,15 @@ import { freeLayerName, type ProjectHandle } from '../src-shared/tools/handles.j
 const WORLD: [number, number, number, number] = [-180, -90, 180, 83.6];
 const WGS84 = { epsg: 4326, name: 'WGS 84', geographic: true };
 
-export function fakeLayer(p: { name: string; id?: string; kind: LayerKind; source: string; sublayer?: string | null; fields?: string[]; info?: Partial<LayerInfo> }): Layer {
+export function fakeLayer(p: {
+  name: string;
+  id?: string;
+  kind: LayerKind;
+  source: string;
+  sublayer?: string | null;
+  fields?: string[];
+  info?: Partial<LayerInfo>;
+}): Layer {
   const { kind } = p;
   return {
     id: p.id ?? p.name,

@@ -49,7 +49,8 @@ export function anthropicEvents(reply: ScriptReply, ctx: ReplyContext): Anthropi
   }
   if (reply.text) {
     push('content_block_start', { index, content_block: { type: 'text', text: '' } });
-    for (const piece of splitIntoPieces(reply.text, size)) push('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+    for (const piece of splitIntoPieces(reply.text, size))
+      push('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
     push('content_block_stop', { index });
     index += 1;
   }

@@ -14,7 +14,8 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startScriptedModelServer, type ScriptReply } from './scriptedModelServer.js';
 
-const USAGE = 'usage: tsx e2e/model-server/cli.ts [--port N] [--script replies.json] [--refuse-tools] [--refuse-stream] [--ignore-stream] [--require-key KEY]';
+const USAGE =
+  'usage: tsx e2e/model-server/cli.ts [--port N] [--script replies.json] [--refuse-tools] [--refuse-stream] [--ignore-stream] [--require-key KEY]';
 
 function loadScript(path: string): ScriptReply[] {
   const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));

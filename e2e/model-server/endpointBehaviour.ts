@@ -35,7 +35,9 @@ export function refusalBody(wire: Wire, behaviour: EndpointBehaviour, body: Rece
       : { error: { message, type: 'invalid_request_error', param: 'stream', code: 'unsupported_value' } };
   }
   if (behaviour.refuseStreamOptions && body.stream_options !== undefined) {
-    return { error: { message: 'Unrecognized request argument supplied: stream_options', type: 'invalid_request_error', param: null, code: null } };
+    return {
+      error: { message: 'Unrecognized request argument supplied: stream_options', type: 'invalid_request_error', param: null, code: null },
+    };
   }
   return null;
 }

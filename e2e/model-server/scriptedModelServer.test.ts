@@ -40,7 +40,10 @@ async function streamed(server: ScriptedModelServer, body: object = {}) {
   assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
   const text = await response.text();
   const events = text.split('\n\n').filter((e) => e !== '');
-  assert.ok(events.every((e) => e.startsWith('data: ')), 'every event is a single data line');
+  assert.ok(
+    events.every((e) => e.startsWith('data: ')),
+    'every event is a single data line',
+  );
   const payloads = events.map((e) => e.slice('data: '.length));
   const done = payloads.at(-1) === '[DONE]';
   const chunks = payloads.filter((p) => p !== '[DONE]').map((p) => JSON.parse(p) as Chunk);
@@ -83,7 +86,14 @@ describe('scripted model server', () => {
 
   test('tool calls: a start delta with id, type and name, then argument fragments; default 8 characters', async () => {
     const args = { path: 'rivers.gpkg', layer: 'rivers' };
-    server.script([{ toolCalls: [{ name: 'layers_load', arguments: args, id: 'call_a' }, { name: 'inspect_list_layers', arguments: '{}' }] }]);
+    server.script([
+      {
+        toolCalls: [
+          { name: 'layers_load', arguments: args, id: 'call_a' },
+          { name: 'inspect_list_layers', arguments: '{}' },
+        ],
+      },
+    ]);
     const { chunks, done } = await streamed(server);
     assert.equal(done, true);
     const calls = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []);
@@ -106,7 +116,10 @@ describe('scripted model server', () => {
   test('pieces never split a surrogate pair', async () => {
     server.script([{ text: '🌍🌍🌍', chunkSize: 1 }]);
     const { chunks } = await streamed(server);
-    assert.deepEqual(chunks.slice(1, -1).map((c) => c.choices[0]?.delta.content), ['🌍', '🌍', '🌍']);
+    assert.deepEqual(
+      chunks.slice(1, -1).map((c) => c.choices[0]?.delta.content),
+      ['🌍', '🌍', '🌍'],
+    );
   });
 
   test('without stream:true it answers one chat.completion', async () => {
@@ -163,14 +176,27 @@ describe('scripted model server', () => {
       return chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
     };
     assert.equal(await text([]), 'one');
-    assert.equal(await text([{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }]), 'saw 2 messages');
+    assert.equal(
+      await text([
+        { role: 'user', content: 'a' },
+        { role: 'user', content: 'b' },
+      ]),
+      'saw 2 messages',
+    );
     assert.equal(await text([]), NO_MORE_STEPS_TEXT);
     assert.equal(server.requests.length, 3);
-    assert.deepEqual(server.requests[1]?.messages, [{ role: 'user', content: 'a' }, { role: 'user', content: 'b' }]);
+    assert.deepEqual(server.requests[1]?.messages, [
+      { role: 'user', content: 'a' },
+      { role: 'user', content: 'b' },
+    ]);
   });
 
   test('a step that throws answers 500 with the reason instead of hanging', async () => {
-    server.script([() => { throw new Error('bad script'); }]);
+    server.script([
+      () => {
+        throw new Error('bad script');
+      },
+    ]);
     const response = await chat(server, { messages: [], stream: true });
     assert.equal(response.status, 500);
     assert.match(((await response.json()) as { error: { message: string } }).error.message, /bad script/);
@@ -222,31 +248,68 @@ describe('scripted model server: Anthropic Messages, reasoning shapes and endpoi
   after(() => server.close());
 
   const post = (path: string, body: object, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    });
   /** `event:` name and parsed `data:` of each SSE event, by a plain split. */
   async function anthropicEvents(body: object) {
-    const response = await post('/messages', { model: 'claude', messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }], stream: true, ...body });
+    const response = await post('/messages', {
+      model: 'claude',
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
+      stream: true,
+      ...body,
+    });
     assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
     return (await response.text())
       .split('\n\n')
       .filter((e) => e !== '')
       .map((e) => {
         const [eventLine, dataLine] = e.split('\n');
-        return { event: eventLine!.replace(/^event: /, ''), // Loosely typed on purpose: the test reads whatever the server wrote.
-        data: JSON.parse(dataLine!.replace(/^data: /, '')) as Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- wire objects of many shapes, read field by field
+        return {
+          event: eventLine!.replace(/^event: /, ''), // Loosely typed on purpose: the test reads whatever the server wrote.
+          data: JSON.parse(dataLine!.replace(/^data: /, '')) as Record<string, any>,
+        }; // eslint-disable-line @typescript-eslint/no-explicit-any -- wire objects of many shapes, read field by field
       });
   }
 
   test('streams thinking (with signature_delta), text and tool_use (with input_json_delta) in Anthropic events', async () => {
-    server.script([{ reasoning: 'plan', signature: 'sig', text: 'Hi.', toolCalls: [{ name: 'weather', arguments: { location: 'Oslo' }, id: 'call_1' }], chunkSize: 3 }]);
+    server.script([
+      {
+        reasoning: 'plan',
+        signature: 'sig',
+        text: 'Hi.',
+        toolCalls: [{ name: 'weather', arguments: { location: 'Oslo' }, id: 'call_1' }],
+        chunkSize: 3,
+      },
+    ]);
     const events = await anthropicEvents({});
-    assert.ok(events.every((e) => e.event === e.data.type), 'the event name repeats the data type');
+    assert.ok(
+      events.every((e) => e.event === e.data.type),
+      'the event name repeats the data type',
+    );
     assert.equal(events[0]?.event, 'message_start');
     assert.equal(events.at(-1)?.event, 'message_stop');
     const deltas = events.filter((e) => e.event === 'content_block_delta').map((e) => e.data.delta);
-    assert.equal(deltas.filter((d) => d.type === 'thinking_delta').map((d) => d.thinking).join(''), 'plan');
-    assert.deepEqual(deltas.filter((d) => d.type === 'signature_delta').map((d) => d.signature), ['sig']);
-    assert.equal(deltas.filter((d) => d.type === 'text_delta').map((d) => d.text).join(''), 'Hi.');
+    assert.equal(
+      deltas
+        .filter((d) => d.type === 'thinking_delta')
+        .map((d) => d.thinking)
+        .join(''),
+      'plan',
+    );
+    assert.deepEqual(
+      deltas.filter((d) => d.type === 'signature_delta').map((d) => d.signature),
+      ['sig'],
+    );
+    assert.equal(
+      deltas
+        .filter((d) => d.type === 'text_delta')
+        .map((d) => d.text)
+        .join(''),
+      'Hi.',
+    );
     const json = deltas.filter((d) => d.type === 'input_json_delta').map((d) => d.partial_json);
     assert.equal(json[0], '', 'opens with an empty fragment, like the recordings');
     assert.deepEqual(JSON.parse(json.join('')), { location: 'Oslo' });
@@ -258,7 +321,11 @@ describe('scripted model server: Anthropic Messages, reasoning shapes and endpoi
 
   test('answers a whole Message without stream, and Anthropic-shaped errors', async () => {
     server.script([{ text: 'Plain.' }, { status: 529 }]);
-    const message = (await (await post('/messages', { model: 'c', messages: [] })).json()) as { type: string; content: { type: string; text: string }[]; stop_reason: string };
+    const message = (await (await post('/messages', { model: 'c', messages: [] })).json()) as {
+      type: string;
+      content: { type: string; text: string }[];
+      stop_reason: string;
+    };
     assert.equal(message.type, 'message');
     assert.deepEqual(message.content, [{ type: 'text', text: 'Plain.' }]);
     assert.equal(message.stop_reason, 'end_turn');
@@ -268,10 +335,16 @@ describe('scripted model server: Anthropic Messages, reasoning shapes and endpoi
   });
 
   test('Chat Completions reasoning shapes: reasoning_content, reasoning, <think> in content', async () => {
-    for (const [shape, field] of [['reasoning_content', 'reasoning_content'], ['reasoning', 'reasoning']] as const) {
+    for (const [shape, field] of [
+      ['reasoning_content', 'reasoning_content'],
+      ['reasoning', 'reasoning'],
+    ] as const) {
       server.script([{ reasoning: 'why', reasoningShape: shape, text: 'ok' }]);
       const text = await (await post('/chat/completions', { messages: [], stream: true })).text();
-      const deltas = text.split('\n\n').filter((e) => e.startsWith('data: {')).map((e) => JSON.parse(e.slice(6)).choices[0]?.delta ?? {});
+      const deltas = text
+        .split('\n\n')
+        .filter((e) => e.startsWith('data: {'))
+        .map((e) => JSON.parse(e.slice(6)).choices[0]?.delta ?? {});
       assert.equal(deltas.map((d: Record<string, string>) => d[field] ?? '').join(''), 'why');
     }
     server.script([{ reasoning: 'why', reasoningShape: 'think-tags', text: 'ok' }]);
@@ -298,7 +371,10 @@ describe('scripted model server: Anthropic Messages, reasoning shapes and endpoi
 
   test('raw replies are sent byte for byte, in slices if asked; Retry-After goes with an error', async () => {
     const body = 'data: {"x":"é"}\n\n';
-    server.script([{ raw: { body, contentType: 'text/event-stream' }, rawSliceBytes: 1 }, { status: 429, retryAfter: 7 }]);
+    server.script([
+      { raw: { body, contentType: 'text/event-stream' }, rawSliceBytes: 1 },
+      { status: 429, retryAfter: 7 },
+    ]);
     assert.equal(await (await post('/chat/completions', { messages: [] })).text(), body);
     const limited = await post('/chat/completions', { messages: [] });
     assert.equal(limited.status, 429);
@@ -307,8 +383,14 @@ describe('scripted model server: Anthropic Messages, reasoning shapes and endpoi
 
   test('models are listed in the Anthropic shape when asked with anthropic-version', async () => {
     server.setModels(['claude-a']);
-    const listed = (await (await fetch(`${server.url}/models`, { headers: { 'anthropic-version': '2023-06-01' } })).json()) as { data: { type: string; id: string }[]; has_more: boolean };
-    assert.deepEqual(listed.data.map((m) => [m.type, m.id]), [['model', 'claude-a']]);
+    const listed = (await (await fetch(`${server.url}/models`, { headers: { 'anthropic-version': '2023-06-01' } })).json()) as {
+      data: { type: string; id: string }[];
+      has_more: boolean;
+    };
+    assert.deepEqual(
+      listed.data.map((m) => [m.type, m.id]),
+      [['model', 'claude-a']],
+    );
     assert.equal(listed.has_more, false);
   });
 });

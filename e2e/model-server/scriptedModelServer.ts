@@ -110,7 +110,11 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       reply = step === undefined ? { text: NO_MORE_STEPS_TEXT } : typeof step === 'function' ? step(body) : step;
     } catch (error) {
       // A broken script must be visible in the test, not a hang.
-      sendJson(res, 500, errorOf(wire, { errorBody: { error: { message: `scripted step threw: ${String(error)}`, type: 'server_error' } } }, 500));
+      sendJson(
+        res,
+        500,
+        errorOf(wire, { errorBody: { error: { message: `scripted step threw: ${String(error)}`, type: 'server_error' } } }, 500),
+      );
       return;
     }
 
@@ -145,7 +149,10 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     const events =
       wire === 'anthropic'
         ? anthropicEvents(reply, ctx).map((e) => `event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`)
-        : [...replyChunks(reply, ctx, body.stream_options?.include_usage === true).map((c) => `data: ${JSON.stringify(c)}\n\n`), 'data: [DONE]\n\n'];
+        : [
+            ...replyChunks(reply, ctx, body.stream_options?.include_usage === true).map((c) => `data: ${JSON.stringify(c)}\n\n`),
+            'data: [DONE]\n\n',
+          ];
     // Chat Completions' `[DONE]` is not a chunk: a cut after every chunk still lacks it.
     const countable = wire === 'anthropic' ? events.length : events.length - 1;
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
@@ -165,7 +172,10 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
   }
 
   function handleModels(req: IncomingMessage, res: ServerResponse): void {
-    if (behaviour.requireKey !== undefined && !hasKey(req.headers, req.headers['anthropic-version'] ? 'anthropic' : 'openai', behaviour.requireKey)) {
+    if (
+      behaviour.requireKey !== undefined &&
+      !hasKey(req.headers, req.headers['anthropic-version'] ? 'anthropic' : 'openai', behaviour.requireKey)
+    ) {
       sendJson(res, 401, { error: { message: 'Scripted: a key is required to list models.', type: 'invalid_request_error' } });
       return;
     }

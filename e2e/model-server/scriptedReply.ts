@@ -121,8 +121,7 @@ export function replyChunks(reply: ScriptReply, ctx: ReplyContext, includeUsage:
     choices,
     usage,
   });
-  const delta = (value: object, finish: string | null = null) =>
-    chunk([{ index: 0, delta: value, logprobs: null, finish_reason: finish }]);
+  const delta = (value: object, finish: string | null = null) => chunk([{ index: 0, delta: value, logprobs: null, finish_reason: finish }]);
 
   const chunks: object[] = [delta({ role: 'assistant', content: '' })];
   const shape = reply.reasoningShape ?? 'reasoning_content';
@@ -132,9 +131,7 @@ export function replyChunks(reply: ScriptReply, ctx: ReplyContext, includeUsage:
   else for (const piece of splitIntoPieces(reasoning, size)) chunks.push(delta({ [shape]: piece }));
   for (const piece of splitIntoPieces(text, size)) chunks.push(delta({ content: piece }));
   calls.forEach((call, index) => {
-    chunks.push(
-      delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }),
-    );
+    chunks.push(delta({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
     for (const piece of splitIntoPieces(call.args, size)) {
       chunks.push(delta({ tool_calls: [{ index, function: { arguments: piece } }] }));
     }

@@ -22,7 +22,10 @@ const sqlValue = (sql: string, field: string) => new RegExp(`${field} \\(\\w+\\)
 /** The features whose geometry contains or touches a small box around a point (degrees; the layer is NAD27). */
 function featuresAt([lon, lat]: [number, number], half = 0.0001): { fid: number; name: string }[] {
   const text = ogr(['-spat', String(lon - half), String(lat - half), String(lon + half), String(lat + half), NC, NC_LAYER]);
-  return [...text.matchAll(/OGRFeature\([^)]*\):(\d+)[\s\S]*?NAME \(String\) = ([^\n]*)/g)].map((m) => ({ fid: Number(m[1]), name: m[2]!.trim() }));
+  return [...text.matchAll(/OGRFeature\([^)]*\):(\d+)[\s\S]*?NAME \(String\) = ([^\n]*)/g)].map((m) => ({
+    fid: Number(m[1]),
+    name: m[2]!.trim(),
+  }));
 }
 
 describe('attribute table, selection and identify in Chromium (nc.gpkg)', { skip: !haveFixtures }, () => {
@@ -44,12 +47,18 @@ describe('attribute table, selection and identify in Chromium (nc.gpkg)', { skip
     assert.equal(await table.waitForCount(/rows/), '100 rows');
     const rows = await table.rows();
     assert.ok(rows.length > 5 && rows.length < 100, `only the rows in view are rendered (${rows.length})`);
-    assert.ok(rows.every((r) => Number.isInteger(r.fid)), 'every row has data-fid');
+    assert.ok(
+      rows.every((r) => Number.isInteger(r.fid)),
+      'every row has data-fid',
+    );
     // Row 0 without a sort is the layer's first feature.
     assert.equal(rows[0]!.cells.NAME, sqlValue(`SELECT NAME FROM "${NC_LAYER}" ORDER BY fid LIMIT 1`, 'NAME'));
     await table.scrollToIndex(90);
     const after = await table.rows();
-    assert.ok(after.some((r) => r.index === 99), 'the last row is reachable');
+    assert.ok(
+      after.some((r) => r.index === 99),
+      'the last row is reachable',
+    );
     const wide = await table.columnWidth('NAME');
     await table.resizeColumn('NAME', 80);
     const wider = await table.columnWidth('NAME');
@@ -89,7 +98,10 @@ describe('attribute table, selection and identify in Chromium (nc.gpkg)', { skip
     await table.clickRow(third!.fid, ['Control']);
     await table.waitForHighlight([first!.fid, third!.fid]);
     const selected = (await table.rows()).filter((r) => r.selected).map((r) => r.fid);
-    assert.deepEqual(selected.sort((a, b) => a - b), [first!.fid, third!.fid].sort((a, b) => a - b));
+    assert.deepEqual(
+      selected.sort((a, b) => a - b),
+      [first!.fid, third!.fid].sort((a, b) => a - b),
+    );
   });
 
   it('a plain click on the map identifies the county GDAL finds there and selects it', async () => {
@@ -134,8 +146,13 @@ describe('attribute table, selection and identify in Chromium (nc.gpkg)', { skip
     await app.screenshot('attr-4-box-selection');
     // Zoom to selection fits the selected counties: the view closes in on the box.
     await table.zoomToSelection();
-    const { center: [lng, lat] } = await app.waitForMapView((view) => view.zoom > zoom + 1);
-    assert.ok(lng > from[0] - 0.3 && lng < to[0] + 0.3 && lat > to[1] - 0.3 && lat < from[1] + 0.3, `centred on the selection: ${JSON.stringify({ lng, lat })}`);
+    const {
+      center: [lng, lat],
+    } = await app.waitForMapView((view) => view.zoom > zoom + 1);
+    assert.ok(
+      lng > from[0] - 0.3 && lng < to[0] + 0.3 && lat > to[1] - 0.3 && lat < from[1] + 0.3,
+      `centred on the selection: ${JSON.stringify({ lng, lat })}`,
+    );
     await page.keyboard.press('Escape');
     await table.waitForHighlight([]);
     assert.equal(await table.selectedCount(), 0);

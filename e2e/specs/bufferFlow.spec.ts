@@ -36,9 +36,19 @@ describe('buffer in metres on a degree layer, in Chromium', { skip: !existsSync(
       (body) => {
         const result = JSON.parse(String(body.messages.at(-1)!.content)) as { error: { hint: string } };
         const fix = /processing_run (\{.*?\}) — then/.exec(result.error.hint)![1]!;
-        return { text: 'The towns are in degrees; reprojecting first.', toolCalls: [{ name: 'processing_run', arguments: JSON.parse(fix) }] };
+        return {
+          text: 'The towns are in degrees; reprojecting first.',
+          toolCalls: [{ name: 'processing_run', arguments: JSON.parse(fix) }],
+        };
       },
-      { toolCalls: [{ name: 'processing_run', arguments: { algorithm: 'buffer', params: { input: 'towns_reproject', distance: 5000 }, output_name: 'towns_5km' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'processing_run',
+            arguments: { algorithm: 'buffer', params: { input: 'towns_reproject', distance: 5000 }, output_name: 'towns_5km' },
+          },
+        ],
+      },
       { text: 'Buffered the towns by 5 km.' },
     ]);
     await app.askAgent('load the towns and buffer them by 5 km');

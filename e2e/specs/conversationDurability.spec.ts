@@ -33,7 +33,12 @@ const sentence = (n: number, word: string) => Array.from({ length: n }, (_, i) =
 /** One scripted run: streamed text, a read call, load_skill, a write call with approval, a streamed answer. */
 function script(round: number): ScriptStep[] {
   return [
-    { text: `Round ${round}: ${sentence(25, 'Looking')}`, chunkSize: 6, delayMs: 8, toolCalls: [{ name: 'inspect_list_layers', arguments: {} }] },
+    {
+      text: `Round ${round}: ${sentence(25, 'Looking')}`,
+      chunkSize: 6,
+      delayMs: 8,
+      toolCalls: [{ name: 'inspect_list_layers', arguments: {} }],
+    },
     { text: 'Loading the layers skill.', delayMs: 8, toolCalls: [{ name: 'skills_load_skill', arguments: { name: 'layers' } }] },
     { toolCalls: [{ name: 'layers_load', arguments: { path: NC, name: `nc_${round}` } }] },
     { text: `Done with round ${round}. ${sentence(30, 'Summary')}`, chunkSize: 6, delayMs: 8 },
@@ -63,7 +68,13 @@ describe('durability: the host killed (SIGKILL) at many points of a run', { skip
     const react = (e: BridgeEvent) => {
       if (e.name === 'renderer/query-requested') {
         const { queryId } = e.payload as { queryId: string };
-        void bridge.call('renderer/answer', { queryId, ok: true, value: { center: [-79, 35.5], zoom: 6, bounds: [-84, 33, -75, 37], bearing: 0, pitch: 0 } }).catch(() => {});
+        void bridge
+          .call('renderer/answer', {
+            queryId,
+            ok: true,
+            value: { center: [-79, 35.5], zoom: 6, bounds: [-84, 33, -75, 37], bearing: 0, pitch: 0 },
+          })
+          .catch(() => {});
       }
       if (e.name === 'approval/requested') {
         const { id } = e.payload as { id: string };
@@ -153,10 +164,15 @@ describe('durability: the host killed (SIGKILL) at many points of a run', { skip
         const saved = byId.get(id);
         assert.ok(saved, `round ${round}, kill at ${killAt}: shown ${s.role} message ${id} ("${s.text.slice(0, 40)}") is missing`);
         assert.equal(saved.role, s.role);
-        if (s.role === 'assistant') assert.ok(saved.text.startsWith(s.text), `round ${round}: saved text holds all that was shown:\n${s.text}\n--- saved:\n${saved.text}`);
+        if (s.role === 'assistant')
+          assert.ok(
+            saved.text.startsWith(s.text),
+            `round ${round}: saved text holds all that was shown:\n${s.text}\n--- saved:\n${saved.text}`,
+          );
         else assert.equal(saved.text, s.text);
         if (s.toolStatus && FINAL.has(s.toolStatus)) assert.equal(saved.tool?.status, s.toolStatus, 'a finished card keeps its outcome');
-        if (s.toolStatus && !FINAL.has(s.toolStatus)) assert.ok(saved.tool && FINAL.has(saved.tool.status), 'an interrupted card is settled on restart');
+        if (s.toolStatus && !FINAL.has(s.toolStatus))
+          assert.ok(saved.tool && FINAL.has(saved.tool.status), 'an interrupted card is settled on restart');
       }
       bridge.close();
       await host.stop();

@@ -39,7 +39,12 @@ describe('conversations and skills in Chromium against the web host', { skip: !h
     assert.ok(toolNames(first).includes('skills_load_skill'));
     assert.ok(!toolNames(first).includes('layers_load'), 'layers tools are not offered before the skill is loaded');
     const loadSkill = first!.tools!.find((t) => t.function.name === 'skills_load_skill')!;
-    assert.deepEqual((loadSkill.function.parameters as { properties: { name: { enum: string[] } } }).properties.name.enum, ['inspect', 'layers', 'processing', 'style']);
+    assert.deepEqual((loadSkill.function.parameters as { properties: { name: { enum: string[] } } }).properties.name.enum, [
+      'inspect',
+      'layers',
+      'processing',
+      'style',
+    ]);
     const system = String(first!.messages[0]!.content);
     assert.match(system, /Skills \(load with skills_load_skill\):\n- inspect \(loaded\): /);
     assert.match(system, /Skill inspect \(loaded\):\n# Inspect/);
@@ -65,8 +70,14 @@ describe('conversations and skills in Chromium against the web host', { skip: !h
     await app.waitForRunIdle();
     await app.waitForMessage('assistant', /EPSG:4267/);
     const list = await conversations.list();
-    assert.deepEqual(list.map((c) => c.title), ['what is the CRS of nc?', 'load the NC counties']);
-    assert.deepEqual(list.map((c) => c.current), [true, false]);
+    assert.deepEqual(
+      list.map((c) => c.title),
+      ['what is the CRS of nc?', 'load the NC counties'],
+    );
+    assert.deepEqual(
+      list.map((c) => c.current),
+      [true, false],
+    );
     await app.screenshot('conv-3-list-two-conversations');
     await conversations.hideList();
   });
@@ -78,7 +89,10 @@ describe('conversations and skills in Chromium against the web host', { skip: !h
     assert.deepEqual(await app.messages(), secondMessages, 'the current conversation is restored');
 
     await session.restartHostAndReopen(app);
-    assert.deepEqual((await conversations.list()).map((c) => c.title), ['what is the CRS of nc?', 'load the NC counties']);
+    assert.deepEqual(
+      (await conversations.list()).map((c) => c.title),
+      ['what is the CRS of nc?', 'load the NC counties'],
+    );
 
     await conversations.open('load the NC counties');
     const restored = await app.messages();
@@ -107,7 +121,12 @@ describe('conversations and skills in Chromium against the web host', { skip: !h
 
   it('a long conversation on a small context: older turns are summarised for the model, and stay in the chat', async () => {
     const smallHome = mkdtempSync(join(tmpdir(), 'mapwright-e2e-compact-'));
-    const small = await startWebHost({ MAPWRIGHT_HOME: smallHome, MAPWRIGHT_MODEL_URL: model.url, MAPWRIGHT_MODEL: 'scripted', MAPWRIGHT_CONTEXT_CHARS: '20000' });
+    const small = await startWebHost({
+      MAPWRIGHT_HOME: smallHome,
+      MAPWRIGHT_MODEL_URL: model.url,
+      MAPWRIGHT_MODEL: 'scripted',
+      MAPWRIGHT_CONTEXT_CHARS: '20000',
+    });
     try {
       await app.open(small.url);
       const long = (i: number) => `Answer ${i}: ${'the counties are in NAD27, EPSG:4267. '.repeat(40)}`;
@@ -122,7 +141,10 @@ describe('conversations and skills in Chromium against the web host', { skip: !h
       assert.match(system, /Earlier in this conversation \(summarised\):\nSummary of earlier turns, built by Mapwright/);
       assert.ok(!model.requests.at(-1)!.messages.some((m) => m.content === 'question 1'), 'the folded turn is not sent in full');
       const shown = await app.messages();
-      assert.ok(shown.some((m) => m.role === 'user' && m.text === 'question 1'), 'the folded turn is still in the chat');
+      assert.ok(
+        shown.some((m) => m.role === 'user' && m.text === 'question 1'),
+        'the folded turn is still in the chat',
+      );
       const marker = page.locator('[data-compaction="true"]');
       assert.ok((await marker.count()) >= 1);
       await marker.first().locator('summary').click();

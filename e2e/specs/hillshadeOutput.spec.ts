@@ -15,7 +15,11 @@ describe('hillshade as a processing output, in Chromium', { skip: !existsSync(EL
     const { app } = await session.openApp();
     session.model.script([
       { toolCalls: [{ name: 'layers_load', arguments: { path: ELEV } }] },
-      { toolCalls: [{ name: 'processing_run', arguments: { algorithm: 'hillshade', params: { input: 'elev' }, output_name: 'elev_hillshade' } }] },
+      {
+        toolCalls: [
+          { name: 'processing_run', arguments: { algorithm: 'hillshade', params: { input: 'elev' }, output_name: 'elev_hillshade' } },
+        ],
+      },
       { text: 'Hillshade written and loaded.' },
     ]);
     await app.askAgent('load the DEM and hillshade it');

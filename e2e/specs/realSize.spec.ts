@@ -23,7 +23,8 @@ import { makePointsCsv, makePointsGpkg } from '../support/bigData.js';
 function countNear(png: PNG, hex: string, tolerance = 24): number {
   const want = [1, 3, 5].map((k) => Number.parseInt(hex.slice(k, k + 2), 16));
   let n = 0;
-  for (let i = 0; i < png.data.length; i += 4) if (colourDistance([png.data[i]!, png.data[i + 1]!, png.data[i + 2]!], want) < tolerance) n++;
+  for (let i = 0; i < png.data.length; i += 4)
+    if (colourDistance([png.data[i]!, png.data[i + 1]!, png.data[i + 2]!], want) < tolerance) n++;
   return n;
 }
 
@@ -65,7 +66,10 @@ describe('real-size data in Chromium: 1M and 4M generated points', () => {
   });
 
   it('1,000,000 points: loaded, drawn from vector tiles, the limits stated', async () => {
-    model.script([{ toolCalls: [{ name: 'layers_load', arguments: { path: million, name: 'million' } }] }, { text: 'Loaded a million points.' }]);
+    model.script([
+      { toolCalls: [{ name: 'layers_load', arguments: { path: million, name: 'million' } }] },
+      { text: 'Loaded a million points.' },
+    ]);
     await app.askAgent('load the million points');
     await app.approvePending();
     await app.waitForLayer('million');
@@ -90,7 +94,11 @@ describe('real-size data in Chromium: 1M and 4M generated points', () => {
 
   it('a graduated style is classified over the whole layer and drawn on the tiles', async () => {
     model.script([
-      { toolCalls: [{ name: 'style_graduate', arguments: { layer: 'million', field: 'value', method: 'quantile', classes: 5, ramp: 'viridis' } }] },
+      {
+        toolCalls: [
+          { name: 'style_graduate', arguments: { layer: 'million', field: 'value', method: 'quantile', classes: 5, ramp: 'viridis' } },
+        ],
+      },
       { text: 'Coloured by value.' },
     ]);
     await app.askAgent('colour the points by value in 5 quantile classes');
@@ -142,7 +150,10 @@ describe('real-size data in Chromium: 1M and 4M generated points', () => {
   });
 
   it('4,000,000 points from a CSV: indexed once with progress, then displayed instead of failing', async () => {
-    model.script([{ toolCalls: [{ name: 'layers_load', arguments: { path: fourMillion, name: 'four_million' } }] }, { text: 'Loaded four million points.' }]);
+    model.script([
+      { toolCalls: [{ name: 'layers_load', arguments: { path: fourMillion, name: 'four_million' } }] },
+      { text: 'Loaded four million points.' },
+    ]);
     await app.askAgent('load the four million points');
     await app.approvePending();
     // Building the index shows a progress bar on the card.

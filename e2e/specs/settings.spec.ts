@@ -45,9 +45,17 @@ describe('model settings, streaming with reasoning, a tool call and Stop', () =>
 
   it('when the model thinks, writes and calls a tool, then the reasoning shows live, folds when the answer starts, and the tool runs', async () => {
     model.reset();
-    const reasoning = 'The person asks what is loaded. I have a tool that lists layers, so I call it before answering, rather than guessing.';
+    const reasoning =
+      'The person asks what is loaded. I have a tool that lists layers, so I call it before answering, rather than guessing.';
     model.script([
-      { reasoning, signature: 'sig-e2e-1', text: 'Let me check the layer list.', toolCalls: [{ name: 'inspect_list_layers', arguments: {} }], chunkSize: 3, delayMs: 25 },
+      {
+        reasoning,
+        signature: 'sig-e2e-1',
+        text: 'Let me check the layer list.',
+        toolCalls: [{ name: 'inspect_list_layers', arguments: {} }],
+        chunkSize: 3,
+        delayMs: 25,
+      },
       { text: 'No layers are loaded yet. Drop a GeoPackage or ask me to load one.', chunkSize: 4, delayMs: 15 },
     ]);
     await app.askAgent('what layers are loaded?');
@@ -67,7 +75,10 @@ describe('model settings, streaming with reasoning, a tool call and Stop', () =>
     // The same run sent the signed thinking block back, first and verbatim.
     const second = model.requests[1] as unknown as { messages: { role: string; content: { type: string; signature?: string }[] }[] };
     const assistant = second.messages.find((m) => m.role === 'assistant')!;
-    assert.deepEqual(assistant.content.map((b) => b.type), ['thinking', 'text', 'tool_use']);
+    assert.deepEqual(
+      assistant.content.map((b) => b.type),
+      ['thinking', 'text', 'tool_use'],
+    );
     assert.equal(assistant.content[0]?.signature, 'sig-e2e-1');
     assert.deepEqual((model.requests[0] as unknown as { thinking: unknown }).thinking, { type: 'enabled', budget_tokens: 2048 });
 
@@ -117,16 +128,28 @@ describe('model settings, streaming with reasoning, a tool call and Stop', () =>
     await app.saveSettings();
 
     model.script([
-      { reasoning: 'List first.', reasoningShape: 'think-tags', text: 'Checking.\n{"tool": "inspect_list_layers", "arguments": {}}', chunkSize: 5, delayMs: 10 },
+      {
+        reasoning: 'List first.',
+        reasoningShape: 'think-tags',
+        text: 'Checking.\n{"tool": "inspect_list_layers", "arguments": {}}',
+        chunkSize: 5,
+        delayMs: 10,
+      },
       { text: 'Still no layers.' },
     ]);
     await app.askAgent('any layers now?');
     await app.waitForMessage('assistant', /Still no layers\./);
     const messages = await app.messages();
     const last = messages.slice(-3);
-    assert.deepEqual(last.map((m) => m.role), ['assistant', 'tool', 'assistant']);
+    assert.deepEqual(
+      last.map((m) => m.role),
+      ['assistant', 'tool', 'assistant'],
+    );
     assert.match(last[0]!.text, /Checking\./);
     assert.doesNotMatch(last[0]!.text, /"tool"/, 'the call is not shown as JSON');
-    assert.ok(model.requests.slice(-2).every((r) => !('tools' in r)), 'remembered: no native tools offered');
+    assert.ok(
+      model.requests.slice(-2).every((r) => !('tools' in r)),
+      'remembered: no native tools offered',
+    );
   });
 });

@@ -49,7 +49,10 @@ describe('walking skeleton in Chromium against the web host', { skip: !haveFixtu
     assert.ok(colourDistance(before, after) > 40, `map pixel over NC should change: ${before} → ${after}`);
     assert.deepEqual(await app.layerNames(), ['nc']);
     const cards = await app.messages();
-    assert.ok(cards.some((m) => m.role === 'tool' && /ok/i.test(m.text)), 'a tool card with its status');
+    assert.ok(
+      cards.some((m) => m.role === 'tool' && /ok/i.test(m.text)),
+      'a tool card with its status',
+    );
     await page.close();
   });
 
@@ -69,7 +72,10 @@ describe('walking skeleton in Chromium against the web host', { skip: !haveFixtu
     const sent = model.requests[1]!.messages.at(-1)!;
     assert.equal(sent.role, 'tool');
     const parsed = JSON.parse(String(sent.content));
-    assert.deepEqual({ ok: parsed.ok, code: parsed.error.code, retryable: parsed.error.retryable }, { ok: false, code: 'rejected_by_user', retryable: false });
+    assert.deepEqual(
+      { ok: parsed.ok, code: parsed.error.code, retryable: parsed.error.retryable },
+      { ok: false, code: 'rejected_by_user', retryable: false },
+    );
     assert.deepEqual(await app.layerNames(), ['nc'], 'nothing was removed');
     await app.screenshot('b-rejected');
     await page.close();
@@ -85,7 +91,10 @@ describe('walking skeleton in Chromium against the web host', { skip: !haveFixtu
     await session.restartHostAndReopen(app);
     await app.waitForLayer('nc');
     const restored = await app.messages();
-    assert.deepEqual(restored.map((m) => m.role), beforeMessages.map((m) => m.role));
+    assert.deepEqual(
+      restored.map((m) => m.role),
+      beforeMessages.map((m) => m.role),
+    );
     assert.ok(restored.some((m) => /OK, I will not remove nc/.test(m.text)));
     await app.setMapView({ center: [-79.4, 35.5], zoom: 5 });
     const px = await app.mapPixelAt(...INSIDE_NC);

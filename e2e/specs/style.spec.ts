@@ -66,7 +66,10 @@ describe('styling in Chromium: graduated colours, labels from offline glyphs, th
     await app.screenshot('st1-graduated-labels');
     const [low, , , , high] = sampleRamp('ylorrd', 5);
     assert.ok(colourDistance(india, blend(high!, LAND, 0.7)) < 30, `India in the top class: ${india} vs ${blend(high!, LAND, 0.7)}`);
-    assert.ok(colourDistance(greenland, blend(low!, LAND, 0.7)) < 30, `Greenland in the bottom class: ${greenland} vs ${blend(low!, LAND, 0.7)}`);
+    assert.ok(
+      colourDistance(greenland, blend(low!, LAND, 0.7)) < 30,
+      `Greenland in the bottom class: ${greenland} vs ${blend(low!, LAND, 0.7)}`,
+    );
     assert.ok(colourDistance(india, greenland) > 80, 'two different class colours');
 
     // A label layer exists and placed text, drawn from the shipped glyphs.
@@ -76,8 +79,14 @@ describe('styling in Chromium: graduated colours, labels from offline glyphs, th
     assert.ok(labels.texts.includes('India'));
     // One label per country (the label point of its widest part), not one per island.
     assert.equal(new Set(labels.texts).size, labels.texts.length, `duplicated labels: ${labels.texts.join(', ')}`);
-    assert.ok(glyphResponses.some((r) => r.url.includes('/assets/glyphs/DejaVu Sans Book/0-255.pbf') && r.status === 200), JSON.stringify(glyphResponses));
-    assert.ok(glyphResponses.every((r) => r.status === 200), JSON.stringify(glyphResponses));
+    assert.ok(
+      glyphResponses.some((r) => r.url.includes('/assets/glyphs/DejaVu Sans Book/0-255.pbf') && r.status === 200),
+      JSON.stringify(glyphResponses),
+    );
+    assert.ok(
+      glyphResponses.every((r) => r.status === 200),
+      JSON.stringify(glyphResponses),
+    );
     assert.ok(!warnings.some((w) => /glyph/i.test(w)), `no glyph warnings: ${warnings.join(' | ')}`);
 
     // The legend shows the five classes in the ramp's colours.
@@ -101,7 +110,10 @@ describe('styling in Chromium: graduated colours, labels from offline glyphs, th
     await app.waitForMessage('assistant', /shaded relief/);
     await app.setMapView({ center: [6.1, 49.8], zoom: 9 });
     const tiles = (await app.mapSources()).flatMap((s) => s.tiles);
-    assert.ok(tiles.some((t) => /\/tiles\/[\w-]+\/s-[0-9a-z]+\/\{z\}/.test(t)), `styled tile URL: ${tiles}`);
+    assert.ok(
+      tiles.some((t) => /\/tiles\/[\w-]+\/s-[0-9a-z]+\/\{z\}/.test(t)),
+      `styled tile URL: ${tiles}`,
+    );
     // Shaded relief: grey everywhere, about 181 on flat ground (1 + 254·sin 45°, as gdaldem), lighter on
     // slopes facing the north-west light and darker on the others.
     const pixels = await app.mapPixelGrid([6.0, 49.7], 0.03, 5);

@@ -77,7 +77,9 @@ describe('tool layer in Chromium: modes, grants, cancel, undo', { skip: !haveFix
     await app.screenshot('t2-progress');
     const t0 = Date.now();
     await page.getByTestId('stop-run').click();
-    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="tool-card-status"]')].some((e) => e.textContent === 'error'));
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-testid="tool-card-status"]')].some((e) => e.textContent === 'error'),
+    );
     const took = Date.now() - t0;
     assert.ok(took < 1500, `cancelled in ${took} ms`);
     await app.waitForRunIdle();
@@ -112,7 +114,10 @@ describe('tool layer in Chromium: modes, grants, cancel, undo', { skip: !haveFix
     assert.ok(colourDistance(withNc, restored) < 12, `undo restores the pixels: ${withNc} vs ${restored}`);
 
     const tools = await app.auditToolIds();
-    assert.ok(tools.includes('layers.remove') && tools.includes('processing.run') && tools.includes('commands.undo'), `audit rows: ${tools}`);
+    assert.ok(
+      tools.includes('layers.remove') && tools.includes('processing.run') && tools.includes('commands.undo'),
+      `audit rows: ${tools}`,
+    );
     await app.screenshot('t4-audit');
   });
 });

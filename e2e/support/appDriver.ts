@@ -68,18 +68,32 @@ export class AppDriver {
   async setMapView(view: MapViewState): Promise<void> {
     // A block body: jumpTo returns the map, which Playwright would serialise back, slowly.
     await this.waitForNextMapIdle(() =>
-      onMap(this.page, (map, v) => {
-        map.jumpTo(v);
-      }, view),
+      onMap(
+        this.page,
+        (map, v) => {
+          map.jumpTo(v);
+        },
+        view,
+      ),
     );
   }
 
   /** Fits the map to [west, south, east, north] (no animation) and waits until it has drawn it. */
   async fitMap(bounds: [number, number, number, number], padding = 40): Promise<void> {
     await this.waitForNextMapIdle(() =>
-      onMap(this.page, (map, { b, p }) => {
-        map.fitBounds([[b[0], b[1]], [b[2], b[3]]], { padding: p, duration: 0 });
-      }, { b: bounds, p: padding }),
+      onMap(
+        this.page,
+        (map, { b, p }) => {
+          map.fitBounds(
+            [
+              [b[0], b[1]],
+              [b[2], b[3]],
+            ],
+            { padding: p, duration: 0 },
+          );
+        },
+        { b: bounds, p: padding },
+      ),
     );
   }
 
@@ -110,7 +124,9 @@ export class AppDriver {
       this.page,
       (map, type) => {
         const style = map.getStyle();
-        const ids = style.layers.filter((l) => l.id.startsWith('layer-') && l.source && style.sources[l.source]?.type === type).map((l) => l.id);
+        const ids = style.layers
+          .filter((l) => l.id.startsWith('layer-') && l.source && style.sources[l.source]?.type === type)
+          .map((l) => l.id);
         return ids.length ? map.queryRenderedFeatures({ layers: ids }).length : 0;
       },
       sourceType,
@@ -171,7 +187,8 @@ export class AppDriver {
   /** The decided request's dialog is gone — hidden, or replaced at once by the next request's. */
   private async waitForApprovalGone(id: string): Promise<void> {
     await this.page.waitForFunction(
-      (decided) => (document.querySelector('[data-testid="approval-dialog"]') as HTMLElement | null)?.getAttribute('data-approval-id') !== decided,
+      (decided) =>
+        (document.querySelector('[data-testid="approval-dialog"]') as HTMLElement | null)?.getAttribute('data-approval-id') !== decided,
       id,
       { timeout: 30_000 },
     );
@@ -247,9 +264,11 @@ export class AppDriver {
     if ((await this.page.getByTestId('audit-panel').count()) === 0) await this.page.getByTestId('audit-open').click();
     await this.page.getByTestId('audit-panel').waitFor();
     await this.page.getByTestId('audit-row').first().waitFor();
-    return this.page.getByTestId('audit-row').evaluateAll((rows) =>
-      rows.map((r) => ({ toolId: r.getAttribute('data-tool-id') ?? '', outcome: r.getAttribute('data-outcome') ?? '' })),
-    );
+    return this.page
+      .getByTestId('audit-row')
+      .evaluateAll((rows) =>
+        rows.map((r) => ({ toolId: r.getAttribute('data-tool-id') ?? '', outcome: r.getAttribute('data-outcome') ?? '' })),
+      );
   }
 
   /** The tool ids of the audit log's rows, newest first. */
@@ -258,9 +277,9 @@ export class AppDriver {
   }
 
   async messages(): Promise<{ role: string; text: string }[]> {
-    return this.page.getByTestId('chat-message').evaluateAll((els) =>
-      els.map((e) => ({ role: e.getAttribute('data-role') ?? '', text: (e as HTMLElement).innerText })),
-    );
+    return this.page
+      .getByTestId('chat-message')
+      .evaluateAll((els) => els.map((e) => ({ role: e.getAttribute('data-role') ?? '', text: (e as HTMLElement).innerText })));
   }
 
   async waitForMessage(role: string, pattern: RegExp, timeoutMs = 20_000): Promise<string> {
@@ -275,7 +294,13 @@ export class AppDriver {
   }
 
   /** Reads until `done` holds; after `timeout` ms throws `failure(last reading)`. */
-  private async poll<T>(read: () => Promise<T>, done: (value: T) => boolean, timeout: number, failure: (value: T) => string, everyMs = 100): Promise<T> {
+  private async poll<T>(
+    read: () => Promise<T>,
+    done: (value: T) => boolean,
+    timeout: number,
+    failure: (value: T) => string,
+    everyMs = 100,
+  ): Promise<T> {
     const deadline = Date.now() + timeout;
     for (;;) {
       const value = await read();
@@ -286,12 +311,15 @@ export class AppDriver {
   }
 
   async waitForRunIdle(): Promise<void> {
-    await this.page.getByTestId('stop-run').waitFor({ state: 'hidden', timeout: 20_000 }).catch(async () => {
-      await this.page.waitForFunction(() => {
-        const b = document.querySelector('[data-testid="stop-run"]') as HTMLButtonElement | null;
-        return !b || b.disabled;
+    await this.page
+      .getByTestId('stop-run')
+      .waitFor({ state: 'hidden', timeout: 20_000 })
+      .catch(async () => {
+        await this.page.waitForFunction(() => {
+          const b = document.querySelector('[data-testid="stop-run"]') as HTMLButtonElement | null;
+          return !b || b.disabled;
+        });
       });
-    });
   }
 
   // ---- model settings (settings panel) ----
@@ -304,7 +332,14 @@ export class AppDriver {
   }
 
   /** Fills the fields given, in the order a person would (the provider first: it fills defaults). */
-  async fillSettings(fields: { provider?: string; wire?: string; url?: string; model?: string; key?: string; thinkingBudget?: string }): Promise<void> {
+  async fillSettings(fields: {
+    provider?: string;
+    wire?: string;
+    url?: string;
+    model?: string;
+    key?: string;
+    thinkingBudget?: string;
+  }): Promise<void> {
     const panel = this.page.getByTestId('settings-panel');
     if (fields.provider) await panel.getByTestId('settings-provider').selectOption(fields.provider);
     if (fields.wire) await panel.getByTestId('settings-wire').selectOption(fields.wire);
@@ -320,7 +355,9 @@ export class AppDriver {
     await button.click();
     await this.page.waitForFunction(() => {
       const b = document.querySelector('[data-testid="settings-list-models"]') as HTMLButtonElement | null;
-      return !!b && !b.disabled && /offered|Could not/.test(document.querySelector('[data-testid="settings-models-status"]')?.textContent ?? '');
+      return (
+        !!b && !b.disabled && /offered|Could not/.test(document.querySelector('[data-testid="settings-models-status"]')?.textContent ?? '')
+      );
     });
     return this.page.locator('#settings-model-list option').evaluateAll((els) => els.map((e) => (e as HTMLOptionElement).value));
   }
@@ -329,7 +366,11 @@ export class AppDriver {
     await this.page.getByTestId('settings-test').click();
     const result = this.page.getByTestId('settings-test-result');
     await result.waitFor({ state: 'visible', timeout: 30_000 });
-    const value = (id: string) => result.getByTestId(id).getAttribute('data-value').then((v) => v ?? '');
+    const value = (id: string) =>
+      result
+        .getByTestId(id)
+        .getAttribute('data-value')
+        .then((v) => v ?? '');
     return {
       ok: (await result.getAttribute('data-ok')) === 'true',
       message: await result.locator('.connection-report__message').innerText(),
@@ -393,7 +434,11 @@ export class AppDriver {
   /** RGBA of the map pixels at geographic positions, all read from one screenshot. */
   async mapPixelsAt(positions: readonly (readonly [number, number])[]): Promise<Rgba[]> {
     await this.waitForMapIdle();
-    const points = await onMap(this.page, (map, ps) => ps.map((p) => map.project(p)), positions.map(([lon, lat]) => [lon, lat] as [number, number]));
+    const points = await onMap(
+      this.page,
+      (map, ps) => ps.map((p) => map.project(p)),
+      positions.map(([lon, lat]) => [lon, lat] as [number, number]),
+    );
     const png = await this.mapImage();
     return points.map((point) => pixelOf(png, point.x, point.y));
   }
@@ -403,7 +448,10 @@ export class AppDriver {
    * (row by row, west to east, then south to north).
    */
   async mapPixelGrid(origin: [number, number], step: number, columns: number, rows = columns): Promise<Rgba[]> {
-    const positions = Array.from({ length: columns * rows }, (_, i): [number, number] => [origin[0] + (i % columns) * step, origin[1] + Math.floor(i / columns) * step]);
+    const positions = Array.from({ length: columns * rows }, (_, i): [number, number] => [
+      origin[0] + (i % columns) * step,
+      origin[1] + Math.floor(i / columns) * step,
+    ]);
     return this.mapPixelsAt(positions);
   }
 

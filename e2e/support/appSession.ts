@@ -72,7 +72,10 @@ export function useAppSession(options: { configureModel?: boolean; homePrefix?: 
     await session.model?.close();
     if (session.home) rmSync(session.home, { recursive: true, force: true });
   });
-  session.openApp = async (open = {}) => ({ ...(await openAppIn(session.browser, session.host.url, open.beforeOpen)), model: session.model });
+  session.openApp = async (open = {}) => ({
+    ...(await openAppIn(session.browser, session.host.url, open.beforeOpen)),
+    model: session.model,
+  });
   session.restartHost = async () => {
     await session.host.stop();
     session.host = await startWebHost(env());
@@ -83,4 +86,3 @@ export function useAppSession(options: { configureModel?: boolean; homePrefix?: 
   };
   return session;
 }
-

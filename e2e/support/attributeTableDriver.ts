@@ -36,7 +36,10 @@ export class AttributeTableDriver {
   }
 
   async waitForCount(pattern: RegExp): Promise<string> {
-    await this.page.waitForFunction((source) => new RegExp(source).test(document.querySelector('[data-testid="attribute-count"]')?.textContent ?? ''), pattern.source);
+    await this.page.waitForFunction(
+      (source) => new RegExp(source).test(document.querySelector('[data-testid="attribute-count"]')?.textContent ?? ''),
+      pattern.source,
+    );
     return this.count();
   }
 
@@ -52,7 +55,12 @@ export class AttributeTableDriver {
       })),
     );
     return rows
-      .map((r) => ({ fid: r.fid, index: r.index, selected: r.selected, cells: Object.fromEntries(fields.map((f, i) => [f, r.texts[i] ?? ''])) }))
+      .map((r) => ({
+        fid: r.fid,
+        index: r.index,
+        selected: r.selected,
+        cells: Object.fromEntries(fields.map((f, i) => [f, r.texts[i] ?? ''])),
+      }))
       .sort((a, b) => a.index - b.index);
   }
 
@@ -95,7 +103,10 @@ export class AttributeTableDriver {
 
   /** Waits until more than `n` features are selected. */
   async waitForSelectedMoreThan(n: number): Promise<number> {
-    await this.page.waitForFunction((min) => Number(document.querySelector('[data-testid="attribute-selection-count"]')?.getAttribute('data-count') ?? 0) > min, n);
+    await this.page.waitForFunction(
+      (min) => Number(document.querySelector('[data-testid="attribute-selection-count"]')?.getAttribute('data-count') ?? 0) > min,
+      n,
+    );
     return this.selectedCount();
   }
 
@@ -149,7 +160,10 @@ export class AttributeTableDriver {
   }
 
   /** A plain click on the map, then the identify popup's sections once read. */
-  async identifyAt(lon: number, lat: number): Promise<{ layerName: string; features: { fid: number; attributes: Record<string, string> }[] }[]> {
+  async identifyAt(
+    lon: number,
+    lat: number,
+  ): Promise<{ layerName: string; features: { fid: number; attributes: Record<string, string> }[] }[]> {
     const p = await this.pagePoint(lon, lat);
     await this.page.mouse.click(p.x, p.y);
     const popup = this.page.getByTestId('identify-popup');
@@ -160,7 +174,9 @@ export class AttributeTableDriver {
         layerName: s.querySelector('h3')?.textContent ?? '',
         features: [...s.querySelectorAll('[data-testid="identify-feature"]')].map((t) => ({
           fid: Number(t.getAttribute('data-fid')),
-          attributes: Object.fromEntries([...t.querySelectorAll('tr')].map((tr) => [tr.getAttribute('data-field') ?? '', tr.querySelector('td')?.textContent ?? ''])),
+          attributes: Object.fromEntries(
+            [...t.querySelectorAll('tr')].map((tr) => [tr.getAttribute('data-field') ?? '', tr.querySelector('td')?.textContent ?? '']),
+          ),
         })),
       })),
     );

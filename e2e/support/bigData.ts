@@ -75,7 +75,22 @@ export async function makeSquaresGpkg(file: string, n: number): Promise<void> {
 function ogr2ogr(file: string, csv: string, extra: string[]): void {
   execFileSync(
     'ogr2ogr',
-    ['-f', 'GPKG', file, csv, '-oo', 'AUTODETECT_TYPE=YES', '-a_srs', 'EPSG:4326', '-gt', 'unlimited', ...extra, '--config', 'OGR_SQLITE_SYNCHRONOUS', 'OFF'],
+    [
+      '-f',
+      'GPKG',
+      file,
+      csv,
+      '-oo',
+      'AUTODETECT_TYPE=YES',
+      '-a_srs',
+      'EPSG:4326',
+      '-gt',
+      'unlimited',
+      ...extra,
+      '--config',
+      'OGR_SQLITE_SYNCHRONOUS',
+      'OFF',
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, GDAL_PAM_ENABLED: 'NO' } },
   );
 }

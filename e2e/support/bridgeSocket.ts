@@ -19,8 +19,7 @@ export class BridgeSocket {
   private constructor(private readonly socket: WebSocket) {
     socket.on('message', (data) => {
       const frame = JSON.parse(String(data)) as
-        | { type: 'event'; name: string; payload: unknown }
-        | { type: 'response'; id: number; ok: boolean; result?: unknown; error?: string };
+        { type: 'event'; name: string; payload: unknown } | { type: 'response'; id: number; ok: boolean; result?: unknown; error?: string };
       if (frame.type === 'event') {
         const event = { name: frame.name, payload: frame.payload };
         this.events.push(event);

@@ -41,7 +41,9 @@ export class ConversationDriver {
   }
 
   private item(title: string) {
-    return this.page.getByTestId('conversation-item').filter({ has: this.page.getByTestId('conversation-title').getByText(title, { exact: true }) });
+    return this.page
+      .getByTestId('conversation-item')
+      .filter({ has: this.page.getByTestId('conversation-title').getByText(title, { exact: true }) });
   }
 
   async open(title: string): Promise<void> {

@@ -20,7 +20,9 @@ export interface MapHandle {
     sources: Record<string, { type: string; tiles?: string[] }>;
   };
   getSource(id: string): { getData?(): Promise<{ features: { id?: number | string; properties: Record<string, unknown> }[] }> } | undefined;
-  queryRenderedFeatures(options?: { layers?: string[] }): { id?: number | string; properties: Record<string, unknown>; layer: { id: string } }[];
+  queryRenderedFeatures(options?: {
+    layers?: string[];
+  }): { id?: number | string; properties: Record<string, unknown>; layer: { id: string } }[];
 }
 
 /**
@@ -43,4 +45,3 @@ export function onMap<T, A = undefined>(page: Page, fn: MapFunction<A, T>, arg?:
     return (${fn.toString()})(map, ${JSON.stringify(arg) ?? 'undefined'});
   })()`) as Promise<T>;
 }
-

@@ -40,12 +40,22 @@ runWorkerBench('buffer', async (dir, client) => {
       client.call('processing.run', {
         algorithm: 'buffer',
         params: { input: `${pieces}|layername=pieces`, distance: DISTANCE, segments: SEGMENTS, dissolve: false },
-        output: `${out('ours', run)}|layername=buffered`
-}),
+        output: `${out('ours', run)}|layername=buffered`,
+      }),
     ogr: (run) =>
       gdal('ogr2ogr', [
-        '-f', 'GPKG', out('ogr2ogr', run), pieces, '-nln', 'buffered', '-nlt', 'MULTIPOLYGON', '-dialect', 'SQLite',
-        '-sql', `SELECT ST_Buffer(geom, ${DISTANCE}, ${SEGMENTS}) AS geom, NAME, FIPS, BIR74 FROM pieces`,
+        '-f',
+        'GPKG',
+        out('ogr2ogr', run),
+        pieces,
+        '-nln',
+        'buffered',
+        '-nlt',
+        'MULTIPOLYGON',
+        '-dialect',
+        'SQLite',
+        '-sql',
+        `SELECT ST_Buffer(geom, ${DISTANCE}, ${SEGMENTS}) AS geom, NAME, FIPS, BIR74 FROM pieces`,
       ]),
     qgis: qgis ? (run) => qgis.run('native:buffer', { INPUT: pieces, DISTANCE, SEGMENTS, OUTPUT: out('qgis', run) }) : null,
   });

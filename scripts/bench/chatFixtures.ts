@@ -73,7 +73,8 @@ export function conversationDrafts(count: number, prefix = 'm'): MessageDraft[] 
             },
       },
     });
-    if (turn % 4 === 0) out.push({ id: id('notice'), role: 'notice', text: `Loaded layer towns_buffer_${turn} (tool output)`, level: 'info' });
+    if (turn % 4 === 0)
+      out.push({ id: id('notice'), role: 'notice', text: `Loaded layer towns_buffer_${turn} (tool output)`, level: 'info' });
     out.push({ id: id('answer'), role: 'assistant', text: failed ? 'The distance needs a projected layer; reprojecting first.' : ANSWER });
   }
   return out.slice(0, count);

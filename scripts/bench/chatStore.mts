@@ -83,7 +83,10 @@ function naiveUpsert(state: NaiveChat, message: ChatMessage): NaiveChat {
 function naiveAppendDelta(state: NaiveChat, messageId: string, delta: string, conversationId: string): NaiveChat {
   const existing = state.messagesById[messageId];
   if (existing) {
-    return { messageIds: state.messageIds, messagesById: { ...state.messagesById, [messageId]: { ...existing, text: existing.text + delta } } };
+    return {
+      messageIds: state.messageIds,
+      messagesById: { ...state.messagesById, [messageId]: { ...existing, text: existing.text + delta } },
+    };
   }
   const last = state.messageIds.at(-1);
   const seq = last ? state.messagesById[last]!.seq + 1 : 0;
@@ -107,7 +110,12 @@ function best(runs: number, fn: () => void): number {
 type LiveEvent = { kind: 'upsert'; message: ChatMessage } | { kind: 'delta'; id: string; delta: string };
 function liveTurn(n: number): LiveEvent[] {
   const at = (seq: number, role: ChatMessage['role'], id: string, text: string): ChatMessage => ({
-    id, conversationId: 'bench', seq, role, text, createdAt: '2025-01-02T00:00:00Z',
+    id,
+    conversationId: 'bench',
+    seq,
+    role,
+    text,
+    createdAt: '2025-01-02T00:00:00Z',
   });
   const events: LiveEvent[] = [{ kind: 'upsert', message: at(n, 'user', 'live-user', 'and now the rivers') }];
   for (let i = 0; i < 300; i += 1) events.push({ kind: 'delta', id: 'live-answer', delta: 'word ' });
@@ -117,7 +125,17 @@ function liveTurn(n: number): LiveEvent[] {
       kind: 'upsert',
       message: {
         ...at(n + 2, 'tool', 'live-card', ''),
-        tool: { callId: 'c', toolId: 'layers.load', name: 'layers_load', title: 'Load', args: {}, summary: '', status, durationMs: null, result: null },
+        tool: {
+          callId: 'c',
+          toolId: 'layers.load',
+          name: 'layers_load',
+          title: 'Load',
+          args: {},
+          summary: '',
+          status,
+          durationMs: null,
+          result: null,
+        },
       },
     });
   }
@@ -308,17 +326,30 @@ function waitForBigShown(page: Page, lastText: string, since: number | null): Pr
 
 /** Clicks `selector` in the page; returns the page's clock just before. */
 function clickAt(page: Page, selector: string): Promise<number> {
-  return page.evaluate(`(() => { const t0 = performance.now(); document.querySelector(${JSON.stringify(selector)}).click(); return t0; })()`) as Promise<number>;
+  return page.evaluate(
+    `(() => { const t0 = performance.now(); document.querySelector(${JSON.stringify(selector)}).click(); return t0; })()`,
+  ) as Promise<number>;
 }
 
 async function browserBench(label: string, distRoot: string): Promise<void> {
   const home = seedProject(BROWSER_SIZE);
   const drafts = conversationDrafts(BROWSER_SIZE, 'big');
-  const lastText = [...drafts].reverse().find((d) => d.text.length > 0)!.text.slice(0, 40);
+  const lastText = [...drafts]
+    .reverse()
+    .find((d) => d.text.length > 0)!
+    .text.slice(0, 40);
   const host = await startHost(distRoot, home);
   const browser = await chromium.launch({
     executablePath: process.env.MAPWRIGHT_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--use-angle=swiftshader',
+      '--enable-unsafe-swiftshader',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
@@ -353,7 +384,9 @@ async function browserBench(label: string, distRoot: string): Promise<void> {
         clicks += 1;
       }
       const all = await page.getByTestId('chat-message').count();
-      console.log(`${label}: "Show earlier messages" ×${clicks} reaches the first message: ${all} in the DOM after ${fmt(performance.now() - t0)} ms`);
+      console.log(
+        `${label}: "Show earlier messages" ×${clicks} reaches the first message: ${all} in the DOM after ${fmt(performance.now() - t0)} ms`,
+      );
     }
   } finally {
     await browser.close();

@@ -30,11 +30,43 @@ const OVERLAYS = (() => {
 function buildOverlay(dir: string, name: string, pieces: string): string {
   const file = path.join(dir, `${name}.gpkg`);
   if (name === 'usa') {
-    gdal('ogr2ogr', ['-f', 'GPKG', file, requireFixture('countries.fgb'), '-where', "id = 'USA'", '-t_srs', 'EPSG:32617', '-nln', name, '-lco', 'GEOMETRY_NAME=geom']);
+    gdal('ogr2ogr', [
+      '-f',
+      'GPKG',
+      file,
+      requireFixture('countries.fgb'),
+      '-where',
+      "id = 'USA'",
+      '-t_srs',
+      'EPSG:32617',
+      '-nln',
+      name,
+      '-lco',
+      'GEOMETRY_NAME=geom',
+    ]);
   } else if (name === 'circle') {
-    const [minX, minY, maxX, maxY] = ['MIN(ST_MinX', 'MIN(ST_MinY', 'MAX(ST_MaxX', 'MAX(ST_MaxY'].map((f) => sqlNumber(pieces, `SELECT ${f}(geom)) FROM pieces`)) as [number, number, number, number];
+    const [minX, minY, maxX, maxY] = ['MIN(ST_MinX', 'MIN(ST_MinY', 'MAX(ST_MaxX', 'MAX(ST_MaxY'].map((f) =>
+      sqlNumber(pieces, `SELECT ${f}(geom)) FROM pieces`),
+    ) as [number, number, number, number];
     const centre = `MakePoint(${(minX + maxX) / 2}, ${(minY + maxY) / 2})`;
-    gdal('ogr2ogr', ['-f', 'GPKG', file, pieces, '-dialect', 'SQLite', '-sql', `SELECT ST_Buffer(${centre}, 150000, 8) AS geom`, '-a_srs', 'EPSG:32617', '-nln', name, '-nlt', 'POLYGON', '-lco', 'GEOMETRY_NAME=geom']);
+    gdal('ogr2ogr', [
+      '-f',
+      'GPKG',
+      file,
+      pieces,
+      '-dialect',
+      'SQLite',
+      '-sql',
+      `SELECT ST_Buffer(${centre}, 150000, 8) AS geom`,
+      '-a_srs',
+      'EPSG:32617',
+      '-nln',
+      name,
+      '-nlt',
+      'POLYGON',
+      '-lco',
+      'GEOMETRY_NAME=geom',
+    ]);
   } else {
     throw new Error(`Unknown overlay '${name}' (usa or circle)`);
   }
@@ -65,10 +97,24 @@ runWorkerBench('clip', async (dir, client) => {
         client.call('processing.run', {
           algorithm: 'clip',
           params: { input: `${pieces}|layername=pieces`, overlay: `${overlay.file}|layername=${overlay.name}` },
-          output: `${out('ours', run)}|layername=clipped`
-}),
+          output: `${out('ours', run)}|layername=clipped`,
+        }),
       ogr: (run) =>
-        gdal('ogr2ogr', ['-f', 'GPKG', out('ogr2ogr', run), pieces, 'pieces', '-nln', 'clipped', '-nlt', 'MULTIPOLYGON', '-clipsrc', overlay.file, '-clipsrclayer', overlay.name]),
+        gdal('ogr2ogr', [
+          '-f',
+          'GPKG',
+          out('ogr2ogr', run),
+          pieces,
+          'pieces',
+          '-nln',
+          'clipped',
+          '-nlt',
+          'MULTIPOLYGON',
+          '-clipsrc',
+          overlay.file,
+          '-clipsrclayer',
+          overlay.name,
+        ]),
       qgis: qgis ? (run) => qgis.run('native:clip', { INPUT: pieces, OVERLAY: overlay.file, OUTPUT: out('qgis', run) }) : null,
     });
     report(

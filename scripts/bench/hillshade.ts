@@ -33,12 +33,28 @@ runWorkerBench('hillshade', async (dir, client) => {
   const degX = RES / (111_320 * Math.cos((49.8 * Math.PI) / 180));
   const degY = RES / 111_200;
   const prep = await timeIt(() => {
-    gdal('gdalwarp', ['-q', '-t_srs', 'EPSG:32632', '-tr', String(RES), String(RES), '-r', 'cubicspline', '-ot', 'Float32', ...CO, source, projected]);
+    gdal('gdalwarp', [
+      '-q',
+      '-t_srs',
+      'EPSG:32632',
+      '-tr',
+      String(RES),
+      String(RES),
+      '-r',
+      'cubicspline',
+      '-ot',
+      'Float32',
+      ...CO,
+      source,
+      projected,
+    ]);
     gdal('gdalwarp', ['-q', '-tr', String(degX), String(degY), '-r', 'cubicspline', '-ot', 'Float32', ...CO, source, geographic]);
   });
   for (const f of [projected, geographic]) {
     const { size } = info(f);
-    console.log(`DEM ${path.basename(f)}: ${size[0]} × ${size[1]} = ${((size[0] * size[1]) / 1e6).toFixed(1)} Mpixels, ${(statSync(f).size / 1e6).toFixed(0)} MB`);
+    console.log(
+      `DEM ${path.basename(f)}: ${size[0]} × ${size[1]} = ${((size[0] * size[1]) / 1e6).toFixed(1)} Mpixels, ${(statSync(f).size / 1e6).toFixed(0)} MB`,
+    );
   }
   console.log(`(built in ${seconds(prep)} by gdalwarp -r cubicspline from elev.tif, excluded from the timings)`);
 
@@ -72,7 +88,9 @@ runWorkerBench('hillshade', async (dir, client) => {
     const b = info(theirs);
     const same = a.checksum === b.checksum ? 'identical pixels' : 'pixels differ (expected: per-latitude scale vs -s 111120)';
     const ratio = best.ours / best.cli;
-    rows.push(`${c.name.padEnd(24)} ${seconds(best.ours).padStart(9)} ${seconds(best.cli).padStart(9)} ${ratio.toFixed(2).padStart(6)}   ${same}`);
+    rows.push(
+      `${c.name.padEnd(24)} ${seconds(best.ours).padStart(9)} ${seconds(best.cli).padStart(9)} ${ratio.toFixed(2).padStart(6)}   ${same}`,
+    );
   }
   console.log(`\nhillshade, best of ${RUNS} run(s); ratio = Mapwright worker / gdaldem CLI`);
   console.log(`${'DEM'.padEnd(24)} ${'worker'.padStart(9)} ${'gdaldem'.padStart(9)} ${'ratio'.padStart(6)}`);

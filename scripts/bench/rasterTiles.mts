@@ -78,7 +78,8 @@ function tilesInside(z: number, count: number, skip = 0): Tile[] {
  */
 async function cpuProbe(): Promise<number> {
   const code = 'let x = 0; for (let i = 0; i < 1.5e8; i++) x += i % 7; require("node:worker_threads").parentPort.postMessage(x);';
-  const spin = () => new Promise<void>((resolve, reject) => new Worker(code, { eval: true }).once('message', () => resolve()).once('error', reject));
+  const spin = () =>
+    new Promise<void>((resolve, reject) => new Worker(code, { eval: true }).once('message', () => resolve()).once('error', reject));
   const [one] = await time(spin);
   const [two] = await time(() => Promise.all([spin(), spin()]));
   return two / one;
@@ -133,12 +134,22 @@ async function main(): Promise<void> {
   const after = worker('after', path.join(dir, 'cache-after'));
   try {
     const gdalVersion = execFileSync('gdalinfo', ['--version'], { encoding: 'utf8' }).trim();
-    console.log(`${gdalVersion}; Node ${process.version}; ${availableParallelism()} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}; temp ${dir}`);
+    console.log(
+      `${gdalVersion}; Node ${process.version}; ${availableParallelism()} cores, load ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}; temp ${dir}`,
+    );
     const big = path.join(dir, 'big.tif');
     const [prep] = await time(async () =>
-      execFileSync('gdal_translate', ['-q', '-outsize', String(SIZE), String(SIZE), '-r', 'bilinear', '-co', 'TILED=YES', '-co', 'COMPRESS=DEFLATE', DEM, big], { env: ENV }),
+      execFileSync(
+        'gdal_translate',
+        ['-q', '-outsize', String(SIZE), String(SIZE), '-r', 'bilinear', '-co', 'TILED=YES', '-co', 'COMPRESS=DEFLATE', DEM, big],
+        { env: ENV },
+      ),
     );
-    console.log(`raster: ${SIZE} × ${SIZE} Int16, tiled DEFLATE, no overviews, ${(statSync(big).size / 1e6).toFixed(0)} MB on disk (made in ${ms(prep)})`);
+    console.log(
+      `raster: ${SIZE} × ${SIZE} Int16, tiled DEFLATE, no overviews, ${(statSync(big).size / 1e6).toFixed(0)} MB on disk (made in ${ms(prep)})`,
+    );
 
     // Both workers up, the raster open and its statistics computed (one full-resolution tile).
     const first = tilesInside(14, 1)[0]!;
@@ -168,10 +179,16 @@ async function main(): Promise<void> {
     const [cancelAt] = await time(() => ensureOverviews(big, { signal: cancel.signal }).catch(() => null));
 
     console.log('\n1. zoomed-out tiles (grey, stretch from band statistics)');
-    console.log(`   z8, whole raster in one tile   before ${ms(Math.min(...naive))}   after ${ms(Math.min(...withOvr))}   ${(Math.min(...naive) / Math.min(...withOvr)).toFixed(0)}× faster`);
-    console.log(`   z10 tiles (median of ${z10.length})         before ${ms(median(naive10))}   after ${ms(median(ovr10))}   ${(median(naive10) / median(ovr10)).toFixed(0)}× faster`);
+    console.log(
+      `   z8, whole raster in one tile   before ${ms(Math.min(...naive))}   after ${ms(Math.min(...withOvr))}   ${(Math.min(...naive) / Math.min(...withOvr)).toFixed(0)}× faster`,
+    );
+    console.log(
+      `   z10 tiles (median of ${z10.length})         before ${ms(median(naive10))}   after ${ms(median(ovr10))}   ${(median(naive10) / median(ovr10)).toFixed(0)}× faster`,
+    );
     console.log(`   after, first z8 tile: ${ms(lazy)} (builds the overviews lazily, then renders)`);
-    console.log(`   ensureOverviews alone: ${ms(build)}, ${reports} progress reports, → ${path.relative(dir, vrt)}; cancelled 300 ms in: returned after ${ms(cancelAt)}`);
+    console.log(
+      `   ensureOverviews alone: ${ms(build)}, ${reports} progress reports, → ${path.relative(dir, vrt)}; cancelled 300 ms in: returned after ${ms(cancelAt)}`,
+    );
 
     // ---- 2. warm tile vs the in-process floor ----
     // One pass to read the blocks everywhere, then the three are timed tile by tile,
@@ -194,7 +211,9 @@ async function main(): Promise<void> {
       }
     }
     ds.close();
-    console.log(`\n2. warm full-resolution tile (z14, median of ${N_TILES} tiles × 2 passes, interleaved; raster open, statistics and blocks cached)`);
+    console.log(
+      `\n2. warm full-resolution tile (z14, median of ${N_TILES} tiles × 2 passes, interleaved; raster open, statistics and blocks cached)`,
+    );
     console.log(`   in-process floor (gdalwarp window + stretch + encodePng): ${ms(median(floor))}`);
     console.log(`   through the worker, after:  ${ms(median(viaWorker))}   ratio ${(median(viaWorker) / median(floor)).toFixed(2)}`);
     console.log(`   through the worker, before: ${ms(median(viaBefore))}   ratio ${(median(viaBefore) / median(floor)).toFixed(2)}`);
@@ -206,9 +225,19 @@ async function main(): Promise<void> {
     const runs = { before: { seq: Infinity, par: Infinity }, after: { seq: Infinity, par: Infinity } };
     // Best of 5, the two workers taking turns, so a busy moment elsewhere does not pick one.
     for (let run = 0; run < 5; run++) {
-      for (const [name, w] of [['before', before], ['after', after]] as const) {
+      for (const [name, w] of [
+        ['before', before],
+        ['after', after],
+      ] as const) {
         const r = runs[name];
-        r.seq = Math.min(r.seq, (await time(async () => { for (const t of batch) await w.call('display.raster_tile', tileArgs(big, t)); }))[0]);
+        r.seq = Math.min(
+          r.seq,
+          (
+            await time(async () => {
+              for (const t of batch) await w.call('display.raster_tile', tileArgs(big, t));
+            })
+          )[0],
+        );
         r.par = Math.min(r.par, (await time(() => Promise.all(batch.map((t) => w.call('display.raster_tile', tileArgs(big, t))))))[0]);
       }
     }
@@ -232,12 +261,17 @@ async function main(): Promise<void> {
     const miss: number[] = [];
     const memHit: number[] = [];
     const diskHit: number[] = [];
-    for (const t of probe) miss.push((await time(() => cache.cached(keyOf(t), () => after.call('display.raster_tile', tileArgs(big, t)))))[0]);
-    for (const t of probe) memHit.push((await time(() => cache.cached(keyOf(t), () => after.call('display.raster_tile', tileArgs(big, t)))))[0]);
+    for (const t of probe)
+      miss.push((await time(() => cache.cached(keyOf(t), () => after.call('display.raster_tile', tileArgs(big, t)))))[0]);
+    for (const t of probe)
+      memHit.push((await time(() => cache.cached(keyOf(t), () => after.call('display.raster_tile', tileArgs(big, t)))))[0]);
     await cache.settled();
     const cold = new TileCache({ dir: path.join(dir, 'tiles') });
-    for (const t of probe) diskHit.push((await time(() => cold.cached(keyOf(t), () => after.call('display.raster_tile', tileArgs(big, t)))))[0]);
-    console.log(`\n4. main's TileCache (z13, median of ${probe.length}): miss (worker renders) ${ms(median(miss))}, memory hit ${ms(median(memHit))}, disk hit ${ms(median(diskHit))}`);
+    for (const t of probe)
+      diskHit.push((await time(() => cold.cached(keyOf(t), () => after.call('display.raster_tile', tileArgs(big, t)))))[0]);
+    console.log(
+      `\n4. main's TileCache (z13, median of ${probe.length}): miss (worker renders) ${ms(median(miss))}, memory hit ${ms(median(memHit))}, disk hit ${ms(median(diskHit))}`,
+    );
   } finally {
     before.dispose();
     after.dispose();

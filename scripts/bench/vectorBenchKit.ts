@@ -61,13 +61,40 @@ export function buildPieces(dir: string, target: number): string {
   }
   const csv = path.join(dir, 'grid.csv');
   writeFileSync(csv, lines.join('\n') + '\n');
-  gdal('ogr2ogr', ['-update', work, csv, '-nln', 'grid', '-a_srs', 'EPSG:32617', '-oo', 'GEOM_POSSIBLE_NAMES=wkt', '-oo', 'KEEP_GEOM_COLUMNS=NO', '-lco', 'GEOMETRY_NAME=geom']);
+  gdal('ogr2ogr', [
+    '-update',
+    work,
+    csv,
+    '-nln',
+    'grid',
+    '-a_srs',
+    'EPSG:32617',
+    '-oo',
+    'GEOM_POSSIBLE_NAMES=wkt',
+    '-oo',
+    'KEEP_GEOM_COLUMNS=NO',
+    '-lco',
+    'GEOMETRY_NAME=geom',
+  ]);
   const pieces = path.join(dir, 'pieces.gpkg');
   const sql =
     'SELECT CollectionExtract(ST_Intersection(c.geom, g.geom), 3) AS geom, c.NAME, c.FIPS, c.BIR74 FROM grid g JOIN nc c ' +
     'ON c.fid IN (SELECT id FROM rtree_nc_geom r WHERE r.minx <= ST_MaxX(g.geom) AND r.maxx >= ST_MinX(g.geom) AND r.miny <= ST_MaxY(g.geom) AND r.maxy >= ST_MinY(g.geom)) ' +
     'AND ST_Intersects(c.geom, g.geom)';
-  gdal('ogr2ogr', ['-f', 'GPKG', pieces, work, '-nln', 'pieces', '-nlt', 'MULTIPOLYGON', '-a_srs', 'EPSG:32617', '-sql', `SELECT * FROM (${sql}) WHERE geom IS NOT NULL`]);
+  gdal('ogr2ogr', [
+    '-f',
+    'GPKG',
+    pieces,
+    work,
+    '-nln',
+    'pieces',
+    '-nlt',
+    'MULTIPOLYGON',
+    '-a_srs',
+    'EPSG:32617',
+    '-sql',
+    `SELECT * FROM (${sql}) WHERE geom IS NOT NULL`,
+  ]);
   console.log(`Grid: ${lines.length - 1} cells of ${cell.toFixed(0)} m over the counties' extent`);
   return pieces;
 }
@@ -139,7 +166,10 @@ export interface Timings {
  * Runs the three sides `runs` times, in a rotating order so none always gets the warmest file
  * cache, and keeps the best time of each.
  */
-export async function bestOf(runs: number, sides: { ours: (run: number) => Promise<unknown>; ogr: (run: number) => unknown; qgis: ((run: number) => unknown) | null }): Promise<Timings> {
+export async function bestOf(
+  runs: number,
+  sides: { ours: (run: number) => Promise<unknown>; ogr: (run: number) => unknown; qgis: ((run: number) => unknown) | null },
+): Promise<Timings> {
   const best: Timings = { ours: Infinity, ogr: Infinity, qgis: sides.qgis ? Infinity : null };
   const order: (keyof Timings)[] = sides.qgis ? ['ours', 'ogr', 'qgis'] : ['ours', 'ogr'];
   for (let run = 1; run <= runs; run++) {
@@ -180,7 +210,11 @@ export function report(
   }
   console.log(`\nRatio worker / ogr2ogr: ${(t.ours / t.ogr).toFixed(2)}×`);
   if (qgis && t.qgis !== null) {
-    console.log(`Ratio worker / qgis_process: ${(t.ours / t.qgis).toFixed(2)}× (${(t.ours / Math.max(1, t.qgis - qgis.startMs)).toFixed(2)}× without its start-up)`);
-    console.log(`qgis_process start-up: ${seconds(qgis.bareStartMs)} for --version, ${seconds(qgis.startMs)} for a run on one feature (${qgis.version})`);
+    console.log(
+      `Ratio worker / qgis_process: ${(t.ours / t.qgis).toFixed(2)}× (${(t.ours / Math.max(1, t.qgis - qgis.startMs)).toFixed(2)}× without its start-up)`,
+    );
+    console.log(
+      `qgis_process start-up: ${seconds(qgis.bareStartMs)} for --version, ${seconds(qgis.startMs)} for a run on one feature (${qgis.version})`,
+    );
   }
 }

@@ -35,7 +35,11 @@ function rssMiB(pid: number): number {
 }
 function childPids(pid: number): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -48,7 +52,9 @@ async function firstRendered(page: Page, layerIds: () => Promise<string[]>, time
   const ids = await layerIds();
   await page.waitForFunction(
     (wanted) => {
-      const map = (window as unknown as { __mapwright: { map: { getLayer(id: string): unknown; queryRenderedFeatures(o: object): unknown[] } } }).__mapwright.map;
+      const map = (
+        window as unknown as { __mapwright: { map: { getLayer(id: string): unknown; queryRenderedFeatures(o: object): unknown[] } } }
+      ).__mapwright.map;
       const present = wanted.filter((id) => map.getLayer(id));
       return present.length > 0 && map.queryRenderedFeatures({ layers: present }).length > 0;
     },
@@ -104,7 +110,7 @@ async function attributeTableTimes(page: Page, layerName: string, rows: number) 
   const far = await jump(farRow);
   const rnd = (() => {
     let a = 7;
-    return () => ((a = (a * 1103515245 + 12345) % 2147483648) / 2147483648);
+    return () => (a = (a * 1103515245 + 12345) % 2147483648) / 2147483648;
   })();
   const random: number[] = [];
   for (let i = 0; i < 8; i++) random.push(await jump(Math.floor(rnd() * (rows - 50))));
@@ -156,8 +162,20 @@ async function main(): Promise<void> {
     const t0 = Date.now();
     await app.approvePending();
     const appLayers = () =>
-      page.evaluate(() => (window as unknown as { __mapwright: { map: { getStyle(): { layers: { id: string }[] } } } }).__mapwright.map.getStyle().layers.map((l) => l.id).filter((id) => id.startsWith('layer-')));
-    await page.waitForFunction(() => (window as unknown as { __mapwright: { map: { getStyle(): { layers: { id: string }[] } } } }).__mapwright.map.getStyle().layers.some((l) => l.id.startsWith('layer-')), undefined, { timeout: 300_000, polling: 20 });
+      page.evaluate(() =>
+        (window as unknown as { __mapwright: { map: { getStyle(): { layers: { id: string }[] } } } }).__mapwright.map
+          .getStyle()
+          .layers.map((l) => l.id)
+          .filter((id) => id.startsWith('layer-')),
+      );
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { __mapwright: { map: { getStyle(): { layers: { id: string }[] } } } }).__mapwright.map
+          .getStyle()
+          .layers.some((l) => l.id.startsWith('layer-')),
+      undefined,
+      { timeout: 300_000, polling: 20 },
+    );
     const onMap = Date.now() - t0;
     const tiledPaint = (await firstRendered(page, appLayers, 300_000)) - t0;
     await app.waitForMapIdle();
@@ -176,7 +194,8 @@ async function main(): Promise<void> {
       // The old path, on a fresh page of the same app (the first page's tiles and memory do not
       // weigh on it): the tiled layer hidden, the layer's whole GeoJSON document as one source.
       const url = await page.evaluate(() => {
-        const map = (window as unknown as { __mapwright: { map: { getStyle(): { sources: Record<string, { tiles?: string[] }> } } } }).__mapwright.map;
+        const map = (window as unknown as { __mapwright: { map: { getStyle(): { sources: Record<string, { tiles?: string[] }> } } } })
+          .__mapwright.map;
         const tiled = Object.values(map.getStyle().sources).find((s) => s.tiles?.[0]?.includes('.pbf'));
         return tiled!.tiles![0]!.replace(/tiles\/([\w-]+)\/v-[0-9a-z]+\/\{z\}\/\{x\}\/\{y\}\.pbf/, 'data/layers/$1.geojson');
       });
@@ -185,15 +204,25 @@ async function main(): Promise<void> {
       const app2 = new AppDriver(page2);
       await app2.open(host.url);
       await page2.evaluate(() => {
-        const map = (window as unknown as { __mapwright: { map: { getStyle(): { layers: { id: string }[] }; setLayoutProperty(id: string, k: string, v: string): void } } }).__mapwright.map;
+        const map = (
+          window as unknown as {
+            __mapwright: { map: { getStyle(): { layers: { id: string }[] }; setLayoutProperty(id: string, k: string, v: string): void } };
+          }
+        ).__mapwright.map;
         for (const l of map.getStyle().layers) if (l.id.startsWith('layer-')) map.setLayoutProperty(l.id, 'visibility', 'none');
       });
       await app2.waitForMapIdle();
       const n0 = Date.now();
       await page2.evaluate((data) => {
-        const map = (window as unknown as { __mapwright: { map: { addSource(id: string, s: object): void; addLayer(l: object): void } } }).__mapwright.map;
+        const map = (window as unknown as { __mapwright: { map: { addSource(id: string, s: object): void; addLayer(l: object): void } } })
+          .__mapwright.map;
         map.addSource('bench-naive', { type: 'geojson', data });
-        map.addLayer({ id: 'bench-naive', type: 'circle', source: 'bench-naive', paint: { 'circle-radius': 3, 'circle-color': '#d62728' } });
+        map.addLayer({
+          id: 'bench-naive',
+          type: 'circle',
+          source: 'bench-naive',
+          paint: { 'circle-radius': 3, 'circle-color': '#d62728' },
+        });
       }, url);
       let paint = NaN;
       let idle = NaN;
@@ -209,15 +238,21 @@ async function main(): Promise<void> {
       naive = { paint, idle, frames, main: rssMiB(pid) };
     }
     const row = (label: string, a: number, b: number | undefined, fmt: (n: number) => string) =>
-      console.log(`${label.padEnd(25)}${fmt(a).padEnd(17)}${b === undefined ? '' : (Number.isFinite(b) ? fmt(b) : 'failed').padEnd(25)}${b !== undefined && Number.isFinite(b) && a > 0 ? `${(b / a).toFixed(1)}×` : ''}`);
-    console.log(`(tiles: layer on the map after ${ms(onMap)}, first tile asked at ${ms(firstTile.requested - t0)}, answered at ${ms(firstTile.answered - t0)})`);
+      console.log(
+        `${label.padEnd(25)}${fmt(a).padEnd(17)}${b === undefined ? '' : (Number.isFinite(b) ? fmt(b) : 'failed').padEnd(25)}${b !== undefined && Number.isFinite(b) && a > 0 ? `${(b / a).toFixed(1)}×` : ''}`,
+      );
+    console.log(
+      `(tiles: layer on the map after ${ms(onMap)}, first tile asked at ${ms(firstTile.requested - t0)}, answered at ${ms(firstTile.answered - t0)})`,
+    );
     row('approve → first paint', tiledPaint, naive?.paint, ms);
     row('approve → map idle', tiledIdle, naive?.idle, ms);
     console.log(`frames on the empty map: median ${ms(emptyFrames.median)}, p95 ${ms(emptyFrames.p95)} (${emptyFrames.frames} frames)`);
     row('frame median (pan/zoom)', tiledFrames.median, naive?.frames.median, ms);
     row('frame p95', tiledFrames.p95, naive?.frames.p95, ms);
     row('frame worst', tiledFrames.worst, naive?.frames.worst, ms);
-    console.log(`main RSS: ${mib(before.main)} before → ${mib(afterTiled.main)} with tiles (+${mib(afterTiled.main - before.main)})${naive ? ` → ${mib(naive.main)} after GeoJSON` : ''}`);
+    console.log(
+      `main RSS: ${mib(before.main)} before → ${mib(afterTiled.main)} with tiles (+${mib(afterTiled.main - before.main)})${naive ? ` → ${mib(naive.main)} after GeoJSON` : ''}`,
+    );
     if (tableTimes) {
       console.log(
         `attribute table: open → first rows ${ms(tableTimes.open)}; scroll to row ${tableTimes.farRow.toLocaleString('en-US')} → ${ms(tableTimes.far)}; ` +
@@ -227,7 +262,9 @@ async function main(): Promise<void> {
     console.log(`worker RSS: ${mib(before.worker)} before → ${mib(afterTiled.worker)} with tiles`);
     const kept = tiles.map((t) => t.kept);
     const bytes = tiles.map((t) => t.bytes).sort((a, b) => a - b);
-    console.log(`tiles: ${tiles.length}, features kept per tile max ${Math.max(0, ...kept)}, dropped in all ${tiles.reduce((s, t) => s + t.dropped, 0)}, bytes median ${bytes[Math.floor(bytes.length / 2)] ?? 0} max ${bytes[bytes.length - 1] ?? 0}`);
+    console.log(
+      `tiles: ${tiles.length}, features kept per tile max ${Math.max(0, ...kept)}, dropped in all ${tiles.reduce((s, t) => s + t.dropped, 0)}, bytes median ${bytes[Math.floor(bytes.length / 2)] ?? 0} max ${bytes[bytes.length - 1] ?? 0}`,
+    );
   } finally {
     await host.stop();
     await browser.close();

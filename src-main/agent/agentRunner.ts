@@ -69,7 +69,12 @@ export class AgentRunner {
     void this.loop(ctx, model)
       .catch((err: unknown) => {
         // The loop never throws on a tool; this is a bug or a broken store. Say so, keep the app up.
-        ctx.save({ id: randomUUID(), role: 'notice', text: `Internal error: ${err instanceof Error ? err.message : String(err)}`, level: 'error' });
+        ctx.save({
+          id: randomUUID(),
+          role: 'notice',
+          text: `Internal error: ${err instanceof Error ? err.message : String(err)}`,
+          level: 'error',
+        });
       })
       .finally(() => {
         this.live = null;

@@ -82,7 +82,13 @@ describe('system prompt', () => {
   });
 
   it('puts the compaction summary last, after the stable parts', () => {
-    const prompt = buildSystemPrompt({ catalogue: [], preloaded: [], project: empty, language: 'English', earlierSummary: 'Summary: loaded rivers.' });
+    const prompt = buildSystemPrompt({
+      catalogue: [],
+      preloaded: [],
+      project: empty,
+      language: 'English',
+      earlierSummary: 'Summary: loaded rivers.',
+    });
     assert.ok(prompt.endsWith('Earlier in this conversation (summarised):\nSummary: loaded rivers.'));
   });
 });

@@ -79,7 +79,12 @@ describe('turn requests', () => {
     assert.match(r1.messages[0]!.content as string, /Skill inspect \(loaded\):/);
 
     const callId = randomUUID();
-    run.save({ id: randomUUID(), role: 'assistant', text: '', toolCalls: [{ id: callId, name: 'skills_load_skill', arguments: '{"name":"layers"}' }] });
+    run.save({
+      id: randomUUID(),
+      role: 'assistant',
+      text: '',
+      toolCalls: [{ id: callId, name: 'skills_load_skill', arguments: '{"name":"layers"}' }],
+    });
     run.save({ ...loadSkillCard('layers', 'Layer rules.'), tool: { ...loadSkillCard('layers', 'Layer rules.').tool!, callId } });
     const r2 = await first.next();
     assert.ok(toolNames(r2).includes('layers_load'), 'the layers tools are offered after load_skill');
@@ -96,7 +101,12 @@ describe('turn requests', () => {
     const { turns, run, say, store, home } = setup();
     say('user', 'remove nc');
     const callId = 'call_remove_1';
-    run.save({ id: randomUUID(), role: 'assistant', text: '', toolCalls: [{ id: callId, name: 'layers_remove', arguments: '{"layer":"nc"}' }] });
+    run.save({
+      id: randomUUID(),
+      role: 'assistant',
+      text: '',
+      toolCalls: [{ id: callId, name: 'layers_remove', arguments: '{"layer":"nc"}' }],
+    });
     run.save({
       id: randomUUID(),
       role: 'tool',
@@ -155,7 +165,9 @@ describe('turn requests', () => {
     assert.equal(summary.role, 'notice', 'shown to the person, marked as a summary');
     assert.match(summary.text, /^Summary of earlier turns, built by Mapwright/);
     // Each folded turn is either in the summary or counted as not shown: none silently lost.
-    const foldedTurns = store.conversations.messages(store.conversationId).filter((m) => m.role === 'user' && m.seq <= summary.compaction!.throughSeq).length;
+    const foldedTurns = store.conversations
+      .messages(store.conversationId)
+      .filter((m) => m.role === 'user' && m.seq <= summary.compaction!.throughSeq).length;
     const shown = summary.text.split('\n').filter((l) => l.startsWith('• Person: ')).length;
     const omitted = Number(/\((\d+) older turns? not shown\)/.exec(summary.text)?.[1] ?? 0);
     assert.ok(foldedTurns > 0);

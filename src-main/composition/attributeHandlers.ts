@@ -15,7 +15,11 @@ type AttributeHandlers = Pick<MethodHandlers, 'layers/rows' | 'layers/features' 
  * the filter with the SQL allow-list. A network layer's own origin is open while it is read,
  * as for its tiles (layerReads.ts).
  */
-export function createAttributeHandlers(store: ProjectStore, worker: GisWorkerClient, egress: Pick<EgressGate, 'openFor'>): AttributeHandlers {
+export function createAttributeHandlers(
+  store: ProjectStore,
+  worker: GisWorkerClient,
+  egress: Pick<EgressGate, 'openFor'>,
+): AttributeHandlers {
   const tableLayer = (layerId: string): { layer: Layer; source: string } => {
     const layer = store.layers.get(layerId);
     if (!layer || layer.kind === 'raster') throw new Error(`No vector layer or table with id '${layerId}' in the project`);

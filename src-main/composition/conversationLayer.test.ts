@@ -21,13 +21,21 @@ describe('createSkillCatalogue', () => {
     write(join(home, 'skills'), 'Bad', 'name: Bad\ndescription: d');
     write(join(home, 'projects', 'skills'), 'rivers', 'name: rivers\ndescription: Rivers of this project.');
     const lines: string[] = [];
-    const catalogue = createSkillCatalogue({ home, projectPath: join(home, 'projects', 'untitled.mapwright'), builtInDir, report: (l) => lines.push(l) });
+    const catalogue = createSkillCatalogue({
+      home,
+      projectPath: join(home, 'projects', 'untitled.mapwright'),
+      builtInDir,
+      report: (l) => lines.push(l),
+    });
     assert.equal(catalogue.find('style')?.origin, 'user');
     assert.equal(catalogue.find('rivers')?.origin, 'project');
     assert.equal(catalogue.find('inspect')?.origin, 'built-in');
     catalogue.reload();
     catalogue.reload();
     assert.equal(lines.filter((l) => l.startsWith('Skill Bad (user,')).length, 1, lines.join('\n'));
-    assert.match(lines.find((l) => l.startsWith('Skill Bad'))!, /not loaded: 'name' "Bad" may hold only lowercase/);
+    assert.match(
+      lines.find((l) => l.startsWith('Skill Bad'))!,
+      /not loaded: 'name' "Bad" may hold only lowercase/,
+    );
   });
 });

@@ -16,7 +16,12 @@ import type { ToolRegistry } from '../tool-host/toolRegistry.js';
  * there is a place to drop them), the project's from `skills/` beside the project file.
  * Built before the tool host, which registers `skills_load_skill` over it.
  */
-export function createSkillCatalogue(o: { home: string; projectPath: string; builtInDir: string; report?: (line: string) => void }): SkillCatalogue {
+export function createSkillCatalogue(o: {
+  home: string;
+  projectPath: string;
+  builtInDir: string;
+  report?: (line: string) => void;
+}): SkillCatalogue {
   const userDir = join(o.home, 'skills');
   try {
     mkdirSync(userDir, { recursive: true });
@@ -80,7 +85,10 @@ export function createConversationLayer(d: ConversationLayerDeps) {
     store.conversations.upsert(store.conversationId, { id: messageId, role: 'assistant', text });
   });
 
-  const handlers: Pick<MethodHandlers, 'conversations/list' | 'conversations/open' | 'conversations/new' | 'conversations/rename' | 'conversations/delete'> = {
+  const handlers: Pick<
+    MethodHandlers,
+    'conversations/list' | 'conversations/open' | 'conversations/new' | 'conversations/rename' | 'conversations/delete'
+  > = {
     'conversations/list': async () => conversations.list(),
     'conversations/open': async ({ id }) => conversations.open(id),
     'conversations/new': async () => conversations.startNew(),

@@ -35,7 +35,10 @@ describe('main services with the scripted model and the real GIS worker', { skip
     await app.services.invoke('tools/decide', { approvalId: req.id, decision: 'approve', remember: false });
     await app.runFinished(1);
 
-    const state = (await app.services.invoke('project/get', {})) as { layers: { name: string; info: { featureCount: number; crs: { epsg: number } } }[]; messages: { role: string; text: string }[] };
+    const state = (await app.services.invoke('project/get', {})) as {
+      layers: { name: string; info: { featureCount: number; crs: { epsg: number } } }[];
+      messages: { role: string; text: string }[];
+    };
     assert.equal(state.layers.length, 1);
     assert.equal(state.layers[0]!.name, 'nc');
     assert.equal(state.layers[0]!.info.featureCount, 100, 'nc.gpkg holds the 100 North Carolina counties');
@@ -85,7 +88,10 @@ describe('main services with the scripted model and the real GIS worker', { skip
     await app.runFinished(1);
     const toolMsg = model.requests[1]!.messages.find((m) => m.role === 'tool')!;
     const result = JSON.parse(String(toolMsg.content));
-    assert.deepEqual({ ok: result.ok, code: result.error.code, retryable: result.error.retryable }, { ok: false, code: 'rejected_by_user', retryable: false });
+    assert.deepEqual(
+      { ok: result.ok, code: result.error.code, retryable: result.error.retryable },
+      { ok: false, code: 'rejected_by_user', retryable: false },
+    );
     const state = (await app.services.invoke('project/get', {})) as { layers: unknown[]; messages: { role: string; text: string }[] };
     assert.equal(state.layers.length, 0);
     assert.equal(state.messages.at(-1)!.text, 'Understood, I will not load it.');
@@ -119,7 +125,10 @@ describe('main services with the scripted model and the real GIS worker', { skip
       if (run.status === 'idle') break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    const toolMsg = model.requests.at(-1)!.messages.filter((m) => m.role === 'tool').at(-1)!;
+    const toolMsg = model.requests
+      .at(-1)!
+      .messages.filter((m) => m.role === 'tool')
+      .at(-1)!;
     assert.equal(JSON.parse(String(toolMsg.content)).error.code, 'rejected_by_user');
     await app.services.close();
   });
@@ -141,7 +150,11 @@ describe('main services with the scripted model and the real GIS worker', { skip
     const results: { ok: boolean; error: { code: string; retryable: boolean; message: string } }[] = [];
     for (const [run, batch] of [cases.slice(0, 3), cases.slice(3)].entries()) {
       model.reset();
-      model.script(batch.map((path): ScriptStep => ({ toolCalls: [{ name: 'layers_load', arguments: { path } }] })).concat([{ text: 'None of them could be loaded.' }]));
+      model.script(
+        batch
+          .map((path): ScriptStep => ({ toolCalls: [{ name: 'layers_load', arguments: { path } }] }))
+          .concat([{ text: 'None of them could be loaded.' }]),
+      );
       await app.services.invoke('chat/send', { text: `load these files (${run + 1})` });
       for (let i = 0; i < batch.length; i++) {
         const req = await app.approval();

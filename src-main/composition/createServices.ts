@@ -23,9 +23,15 @@ const VERSION = '0.1.0';
 export async function createServices(options: ServicesOptions): Promise<Services> {
   const store = ProjectStore.openInHome(options.home, options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {});
   // The capability boundary below the tools: the app's own files, and GDAL's one way out.
-  const privatePaths = PrivatePaths.forProject({ home: options.home, projectPath: store.info.path, outputsDir: outputsDirOf(store.info.path) });
+  const privatePaths = PrivatePaths.forProject({
+    home: options.home,
+    projectPath: store.info.path,
+    outputsDir: outputsDirOf(store.info.path),
+  });
   const egress = await EgressGate.start({ allowedOrigins: options.allowedOrigins ?? allowedOriginsFromEnv(process.env) });
-  const worker = new GisWorkerClient(options.launchWorker, { spawn: makeWorkerSpawn({ egressEnv: egress.workerEnv(), privatePaths: privatePaths.toJSON(), cacheDir: join(options.home, 'cache') }) });
+  const worker = new GisWorkerClient(options.launchWorker, {
+    spawn: makeWorkerSpawn({ egressEnv: egress.workerEnv(), privatePaths: privatePaths.toJSON(), cacheDir: join(options.home, 'cache') }),
+  });
 
   worker.warmUp();
 
@@ -36,7 +42,11 @@ export async function createServices(options: ServicesOptions): Promise<Services
 
   let runner: AgentRunner | null = null;
   // Built-in skills ship beside assets/ (electron.config.ts packs both).
-  const skills = createSkillCatalogue({ home: options.home, projectPath: store.info.path, builtInDir: join(options.assetsDir, '..', 'skills') });
+  const skills = createSkillCatalogue({
+    home: options.home,
+    projectPath: store.info.path,
+    builtInDir: join(options.assetsDir, '..', 'skills'),
+  });
   const tools = createToolHost({
     store,
     worker,
@@ -56,7 +66,12 @@ export async function createServices(options: ServicesOptions): Promise<Services
     askView: (signal) => (listeners.size > 0 ? tools.queries.ask('current_view', signal) : Promise.resolve(null)),
   });
   // The model can change in Settings while the app runs: each run asks for the current client.
-  const models = createModelLayer({ home: options.home, emit, secrets: options.secretStore, sqliteNativeBinding: options.sqliteNativeBinding });
+  const models = createModelLayer({
+    home: options.home,
+    emit,
+    secrets: options.secretStore,
+    sqliteNativeBinding: options.sqliteNativeBinding,
+  });
   runner = new AgentRunner({
     store,
     registry: tools.registry,
@@ -107,7 +122,10 @@ export async function createServices(options: ServicesOptions): Promise<Services
       if (!(METHOD_NAMES as readonly string[]).includes(method)) throw new Error(`Unknown bridge method '${method}'`);
       const name = method as MethodName;
       const parsed = methods[name].params.safeParse(params ?? {});
-      if (!parsed.success) throw new Error(`Invalid parameters for ${name}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+      if (!parsed.success)
+        throw new Error(
+          `Invalid parameters for ${name}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
       const handler = handlers[name] as (p: unknown) => Promise<unknown>;
       return methods[name].result.parse(await handler(parsed.data));
     },

@@ -80,13 +80,43 @@ describe('tool host: Commands go through the dispatcher', () => {
     const nothing = await h.tools.trigger('commands.undo', {});
     assert.deepEqual(nothing, { ok: false, error: { code: 'not_allowed', message: 'Nothing to undo.', retryable: false } });
     const bad = await h.tools.trigger('commands.set_mode', { mode: 'yolo' });
-    assert.ok(!bad.ok && bad.error.code === 'invalid_params' && /^Invalid parameters for commands\.set_mode: mode:/.test(bad.error.message));
+    assert.ok(
+      !bad.ok && bad.error.code === 'invalid_params' && /^Invalid parameters for commands\.set_mode: mode:/.test(bad.error.message),
+    );
     assert.deepEqual(
-      h.audit().map((e) => [e.toolId, e.caller, e.toolVersion, e.definitionHash, e.args, e.decision, e.decidedBy, e.outcome, e.errorCode, e.durationMs, e.runId, e.conversationId]),
+      h
+        .audit()
+        .map((e) => [
+          e.toolId,
+          e.caller,
+          e.toolVersion,
+          e.definitionHash,
+          e.args,
+          e.decision,
+          e.decidedBy,
+          e.outcome,
+          e.errorCode,
+          e.durationMs,
+          e.runId,
+          e.conversationId,
+        ]),
       [
         ['commands.set_mode', 'user', null, null, { mode: 'auto' }, 'user_action', 'user', 'ok', null, null, null, h.store.conversationId],
         ['commands.undo', 'user', null, null, {}, 'user_action', 'user', 'error', 'not_allowed', null, null, h.store.conversationId],
-        ['commands.set_mode', 'user', null, null, { mode: 'yolo' }, 'refused', 'system', 'error', 'invalid_params', null, null, h.store.conversationId],
+        [
+          'commands.set_mode',
+          'user',
+          null,
+          null,
+          { mode: 'yolo' },
+          'refused',
+          'system',
+          'error',
+          'invalid_params',
+          null,
+          null,
+          h.store.conversationId,
+        ],
       ],
     );
     h.store.close();
@@ -97,17 +127,16 @@ describe('tool host: Commands go through the dispatcher', () => {
     const hidden = await h.tools.trigger('test.produce', {});
     assert.ok(!hidden.ok && hidden.error.code === 'not_allowed');
     const extra = await h.tools.trigger('layers.set_opacity', { layer: 'x', opacity: 0.5, sql: 'DROP' });
-    assert.ok(!extra.ok && extra.error.code === 'invalid_params' && /Unknown parameters for layers\.set_opacity: sql/.test(extra.error.message));
+    assert.ok(
+      !extra.ok && extra.error.code === 'invalid_params' && /Unknown parameters for layers\.set_opacity: sql/.test(extra.error.message),
+    );
     h.store.close();
   });
 });
 
 describe('tool host: produced layers', () => {
   it('a load_layers item with info is added without asking GDAL; without it GDAL describes the file', async () => {
-    const h = host([
-      { path: '/o/out.gpkg|layername=out', name: 'out', info: INFO },
-      { path: '/o/other.gpkg|layername=other' },
-    ]);
+    const h = host([{ path: '/o/out.gpkg|layername=out', name: 'out', info: INFO }, { path: '/o/other.gpkg|layername=other' }]);
     const r = await h.tools.runForPerson('test.produce', {});
     assert.equal(r.ok, true);
     assert.deepEqual(h.workerCalls, [['layers.describe', { source: '/o/other.gpkg|layername=other' }]]);
@@ -122,7 +151,10 @@ describe('tool host: produced layers', () => {
     await h.tools.runForPerson('test.produce', {});
     await h.tools.runForPerson('test.produce', {});
     const layers = h.store.layers.list();
-    assert.deepEqual(layers.map((l) => l.name), ['out', 'out_2']);
+    assert.deepEqual(
+      layers.map((l) => l.name),
+      ['out', 'out_2'],
+    );
     assert.notDeepEqual(layers[0]!.style, layers[1]!.style, 'the second vector layer gets the next palette colour');
     h.store.close();
   });

@@ -61,7 +61,11 @@ export function createToolHost(d: ToolHostDeps) {
     },
     privatePaths: d.privatePaths,
     openEgress: (origins) => d.egress.openFor(origins),
-    egressRefusedSince: (since) => d.egress.recent(since).filter((e) => !e.allowed).map((e) => e.origin),
+    egressRefusedSince: (since) =>
+      d.egress
+        .recent(since)
+        .filter((e) => !e.allowed)
+        .map((e) => e.origin),
     // The tool's own description of what it wrote spares a second look at the file.
     loadProduced: async ({ path, name, info }) => {
       const ref = parseSource(path);
@@ -83,7 +87,11 @@ export function createToolHost(d: ToolHostDeps) {
       send: d.send,
       layersChanged: () => emit('layers/changed', { layers: store.layers.list() }),
       undoChanged: announceUndo,
-      note: (text) => emit('message/upserted', store.conversations.upsert(store.conversationId, { id: randomUUID(), role: 'notice', text, level: 'info' })),
+      note: (text) =>
+        emit(
+          'message/upserted',
+          store.conversations.upsert(store.conversationId, { id: randomUUID(), role: 'notice', text, level: 'info' }),
+        ),
     }).map((c) => [c.id, c]),
   );
 
@@ -93,7 +101,8 @@ export function createToolHost(d: ToolHostDeps) {
     if (command) return (await dispatcher.runCommand({ command, rawArgs: params, conversationId: store.conversationId })).result;
     // The renderer is trusted less than main: only tools the GUI shows, with the fields it uses.
     const tool = registry.find(entry);
-    if (!tool || tool.def.userVisible !== true) return toolError('not_allowed', `'${entry}' is not an action the interface can run.`, false);
+    if (!tool || tool.def.userVisible !== true)
+      return toolError('not_allowed', `'${entry}' is not an action the interface can run.`, false);
     const shape = (tool.def.input as { shape?: Record<string, unknown> }).shape ?? {};
     const unknown = Object.keys(params).filter((k) => !(k in shape));
     if (unknown.length) return toolError('invalid_params', `Unknown parameters for ${entry}: ${unknown.join(', ')}`, false);

@@ -13,7 +13,10 @@ import type { DataRequest, DataResponse } from './services.js';
 import type { TileCache } from './tileCache.js';
 
 /** A 1×1 transparent PNG: the answer for a tile outside a raster (MapLibre stretches it). */
-export const EMPTY_TILE = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAACklEQVR4AWMAAQAABQABNtCI3QAAAABJRU5ErkJggg==', 'base64');
+export const EMPTY_TILE = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAACklEQVR4AWMAAQAABQABNtCI3QAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 const TYPES: Record<string, string> = {
   '.geojson': 'application/geo+json',

@@ -47,26 +47,53 @@ describe('vector tile route and attribute table methods', { skip: !haveFixtures 
   });
 
   it('names only layers of the project, of the right kind', async () => {
-    for (const path of [`tiles/nope/v-abc/6/17/25.pbf`, `tiles/${elev}/v-abc/6/17/25.pbf`, `tiles/${nc}/v-abc/6/17/25.pbf/../../x`, 'tiles/../../etc/passwd']) {
+    for (const path of [
+      `tiles/nope/v-abc/6/17/25.pbf`,
+      `tiles/${elev}/v-abc/6/17/25.pbf`,
+      `tiles/${nc}/v-abc/6/17/25.pbf/../../x`,
+      'tiles/../../etc/passwd',
+    ]) {
       assert.equal((await app.services.serveData(path)).status, 404, path);
     }
   });
 
   it('pages rows, filters with the allow-list, and refuses what is not a table', async () => {
-    const page = (await app.services.invoke('layers/rows', { layerId: nc, offset: 10, limit: 5, orderBy: null, where: 'BIR74 > 1000' })) as { total: number; rows: { fid: number }[] };
+    const page = (await app.services.invoke('layers/rows', {
+      layerId: nc,
+      offset: 10,
+      limit: 5,
+      orderBy: null,
+      where: 'BIR74 > 1000',
+    })) as { total: number; rows: { fid: number }[] };
     assert.ok(page.total > 0 && page.total < 100);
     assert.equal(page.rows.length, 5);
-    await assert.rejects(app.services.invoke('layers/rows', { layerId: nc, offset: 0, limit: 5, where: "load_extension('/tmp/evil')" }), /not allowed/);
+    await assert.rejects(
+      app.services.invoke('layers/rows', { layerId: nc, offset: 0, limit: 5, where: "load_extension('/tmp/evil')" }),
+      /not allowed/,
+    );
     await assert.rejects(app.services.invoke('layers/rows', { layerId: elev, offset: 0, limit: 5 }), /No vector layer or table/);
     await assert.rejects(app.services.invoke('layers/rows', { layerId: nc, offset: 0, limit: 5000 }), /Invalid parameters/);
-    await assert.rejects(app.services.invoke('layers/rows', { layerId: nc, offset: 0, limit: 5, source: '/etc/passwd' }), /Invalid parameters|Unrecognized/);
+    await assert.rejects(
+      app.services.invoke('layers/rows', { layerId: nc, offset: 0, limit: 5, source: '/etc/passwd' }),
+      /Invalid parameters|Unrecognized/,
+    );
   });
 
   it('features by id and ids by filter', async () => {
-    const f = (await app.services.invoke('layers/features', { layerId: nc, fids: [1, 5] })) as { features: { id: number }[]; bbox: number[] };
-    assert.deepEqual(f.features.map((x) => x.id), [1, 5]);
+    const f = (await app.services.invoke('layers/features', { layerId: nc, fids: [1, 5] })) as {
+      features: { id: number }[];
+      bbox: number[];
+    };
+    assert.deepEqual(
+      f.features.map((x) => x.id),
+      [1, 5],
+    );
     assert.equal(f.bbox.length, 4);
-    const ids = (await app.services.invoke('layers/select-ids', { layerId: nc, where: 'AREA > 0.2' })) as { fids: number[]; total: number; capped: boolean };
+    const ids = (await app.services.invoke('layers/select-ids', { layerId: nc, where: 'AREA > 0.2' })) as {
+      fids: number[];
+      total: number;
+      capped: boolean;
+    };
     assert.equal(ids.fids.length, ids.total);
     assert.equal(ids.capped, false);
   });

@@ -34,23 +34,29 @@ describe('the gdal handle: the worker contract as tools see it', () => {
     const file = path.join(dir, 'stopped.tif');
     writeFileSync(file, 'partial');
     const gdal = createGdalHandle(failingWorker(new Error('aborted'), () => ac.abort()));
-    await assert.rejects(gdal.call('processing.run', { algorithm: 'slope', params: {}, output: file }, { signal: ac.signal }), (err: unknown) => {
-      assert.ok(err instanceof ToolFailure);
-      assert.equal(err.code, 'cancelled');
-      assert.equal(err.message, 'processing.run was stopped; nothing was added to the project.');
-      return true;
-    });
+    await assert.rejects(
+      gdal.call('processing.run', { algorithm: 'slope', params: {}, output: file }, { signal: ac.signal }),
+      (err: unknown) => {
+        assert.ok(err instanceof ToolFailure);
+        assert.equal(err.code, 'cancelled');
+        assert.equal(err.message, 'processing.run was stopped; nothing was added to the project.');
+        return true;
+      },
+    );
     assert.equal(existsSync(file), false);
   });
 
   it("a read's bad input keeps the worker's words, with the tool's hint in place of the generic one", async () => {
     const gdal = createGdalHandle(failingWorker(new WorkerRequestError('bad_input', "no field 'POP'")));
-    await assert.rejects(gdal.call('style.classify', { source: '/d/a.gpkg', field: 'POP', method: 'quantile', classes: 5 }), (err: unknown) => {
-      assert.ok(err instanceof ToolFailure);
-      assert.equal(err.message, "no field 'POP'");
-      assert.match(err.hint ?? '', /Check the path/);
-      return true;
-    });
+    await assert.rejects(
+      gdal.call('style.classify', { source: '/d/a.gpkg', field: 'POP', method: 'quantile', classes: 5 }),
+      (err: unknown) => {
+        assert.ok(err instanceof ToolFailure);
+        assert.equal(err.message, "no field 'POP'");
+        assert.match(err.hint ?? '', /Check the path/);
+        return true;
+      },
+    );
     await assert.rejects(gdal.call('inspect.sql', { sql: 'SELECT 1', tables: [] }, { hint: 'Check table names' }), (err: unknown) => {
       assert.ok(err instanceof ToolFailure);
       assert.equal(err.hint, 'Check table names');

@@ -11,14 +11,20 @@ export function createGdalHandle(worker: GisWorkerClient): GdalHandle {
   return {
     async call(fn, args, opts = {}) {
       try {
-        return await worker.call(fn, args, { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.progress ? { onProgress: opts.progress } : {}) });
+        return await worker.call(fn, args, {
+          ...(opts.signal ? { signal: opts.signal } : {}),
+          ...(opts.progress ? { onProgress: opts.progress } : {}),
+        });
       } catch (err) {
         // A stopped or failed call leaves no half-written output behind.
         const written = writtenBy(fn, args);
         if (written) await rm(parseSource(written).path, { force: true }).catch(() => undefined);
-        if (opts.signal?.aborted) throw new ToolFailure('cancelled', `${fn} was stopped${written ? '; nothing was added to the project' : ''}.`, false);
+        if (opts.signal?.aborted)
+          throw new ToolFailure('cancelled', `${fn} was stopped${written ? '; nothing was added to the project' : ''}.`, false);
         const failure = toToolFailure(err);
-        throw opts.hint && failure.code === 'handler_error' ? new ToolFailure(failure.code, failure.message, failure.retryable, opts.hint) : failure;
+        throw opts.hint && failure.code === 'handler_error'
+          ? new ToolFailure(failure.code, failure.message, failure.retryable, opts.hint)
+          : failure;
       }
     },
   };

@@ -55,7 +55,11 @@ describe('join a statistics table to countries and map it', { skip: !ready }, ()
         toolCalls: [
           {
             name: 'processing_run',
-            arguments: { algorithm: 'join_by_field', params: { input: 'world', table: 'worldbank_df', input_keys: ['iso_a2'], table_keys: ['iso_a2'], fields: ['HDI'] }, output_name: 'world_hdi' },
+            arguments: {
+              algorithm: 'join_by_field',
+              params: { input: 'world', table: 'worldbank_df', input_keys: ['iso_a2'], table_keys: ['iso_a2'], fields: ['HDI'] },
+              output_name: 'world_hdi',
+            },
           },
         ],
       },
@@ -74,7 +78,9 @@ describe('join a statistics table to countries and map it', { skip: !ready }, ()
     const reportText = JSON.stringify(join.data.report ?? join.data.notes);
     assert.match(reportText, /XK/, 'Kosovo (XK) has no row in the table: reported as unmatched');
 
-    const state = (await app.services.invoke('project/get', {})) as { layers: { id: string; name: string; style: { type: string; field?: string; breaks?: number[] } }[] };
+    const state = (await app.services.invoke('project/get', {})) as {
+      layers: { id: string; name: string; style: { type: string; field?: string; breaks?: number[] } }[];
+    };
     const layer = state.layers.find((l) => l.name === 'world_hdi')!;
     assert.equal(layer.style.type, 'graduated');
     assert.equal(layer.style.field, 'HDI');
@@ -85,7 +91,8 @@ describe('join a statistics table to countries and map it', { skip: !ready }, ()
     const geo = await app.services.serveData(`data/layers/${layer.id}.geojson`);
     const fc = JSON.parse(String(geo.body)) as { features: { properties: { iso_a2: string; HDI: number | null } }[] };
     const csv = hdiFromCsv();
-    const classOf = (v: number) => breaks.findIndex((b, i) => i < breaks.length - 1 && v >= b && (v < breaks[i + 1]! || i === breaks.length - 2));
+    const classOf = (v: number) =>
+      breaks.findIndex((b, i) => i < breaks.length - 1 && v >= b && (v < breaks[i + 1]! || i === breaks.length - 2));
     // The table has HDI for 47 countries, nearly all African (the others are NA, i.e. null).
     for (const code of ['NE', 'LY', 'TN', 'AO', 'MZ']) {
       const f = fc.features.find((x) => x.properties.iso_a2 === code)!;

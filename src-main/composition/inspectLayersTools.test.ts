@@ -29,10 +29,16 @@ describe('inspect and layers tools in main', { skip: !haveFixtures }, () => {
     assert.equal(r.ok, true, JSON.stringify(r.error));
     assert.equal(r.data.layer.name, 'tracks');
     assert.equal(r.data.layer.feature_count, 2);
-    assert.deepEqual(r.data.other_sublayers.map((s: { name: string }) => s.name), ['waypoints', 'routes', 'route_points', 'track_points']);
+    assert.deepEqual(
+      r.data.other_sublayers.map((s: { name: string }) => s.name),
+      ['waypoints', 'routes', 'route_points', 'track_points'],
+    );
     assert.match(r.data.note, /first with features/);
     const all = await run('layers.load', { path: own('test_trk2.gpx'), all_sublayers: true });
-    assert.deepEqual(all.data.layers.map((l: { name: string }) => l.name), ['tracks_2', 'track_points']);
+    assert.deepEqual(
+      all.data.layers.map((l: { name: string }) => l.name),
+      ['tracks_2', 'track_points'],
+    );
     assert.deepEqual(all.data.skipped_empty, ['waypoints', 'routes', 'route_points']);
   });
 
@@ -50,7 +56,9 @@ describe('inspect and layers tools in main', { skip: !haveFixtures }, () => {
     const renamed = await run('layers.rename', { layer: 'worldbank_df', name: 'world bank' });
     assert.deepEqual([renamed.data.old_name, renamed.data.name], ['worldbank_df', 'world bank']);
 
-    const q = await run('inspect.sql', { sql: 'SELECT w.name_long, b.HDI FROM world w JOIN "world bank" b ON b.iso_a2 = w.iso_a2 WHERE w.name_long = \'Namibia\'' });
+    const q = await run('inspect.sql', {
+      sql: 'SELECT w.name_long, b.HDI FROM world w JOIN "world bank" b ON b.iso_a2 = w.iso_a2 WHERE w.name_long = \'Namibia\'',
+    });
     assert.deepEqual(q.data.rows, [{ name_long: 'Namibia', HDI: 0.606 }]);
     const zoomTable = await run('layers.zoom_to', { layer: 'world bank' });
     assert.equal(zoomTable.error?.code, 'invalid_params');
@@ -60,7 +68,10 @@ describe('inspect and layers tools in main', { skip: !haveFixtures }, () => {
     const refused = await run('inspect.sql', { sql: 'DROP TABLE world' });
     assert.equal(refused.error?.code, 'invalid_params');
     assert.match(refused.error!.hint!, /inspect_save_query/);
-    const saved = await run('inspect.save_query', { sql: "SELECT w.name_long, b.HDI, w.geom FROM world w JOIN \"world bank\" b ON b.iso_a2 = w.iso_a2 WHERE w.continent = 'Africa'", name: 'africa_hdi' });
+    const saved = await run('inspect.save_query', {
+      sql: 'SELECT w.name_long, b.HDI, w.geom FROM world w JOIN "world bank" b ON b.iso_a2 = w.iso_a2 WHERE w.continent = \'Africa\'',
+      name: 'africa_hdi',
+    });
     assert.equal(saved.ok, true, JSON.stringify(saved.error));
     assert.match(saved.data.output, /outputs\/africa_hdi\.gpkg\|layername=africa_hdi$/);
     const layers = (await run('inspect.list_layers', {})).data.layers as { name: string; kind: string; feature_count: number }[];
@@ -83,6 +94,9 @@ describe('inspect and layers tools in main', { skip: !haveFixtures }, () => {
     const notRaster = await run('inspect.sample_raster', { layer: 'world', points: [[0, 0]] });
     assert.equal(notRaster.error?.code, 'invalid_params');
     const desc = await run('inspect.describe_path', { path: own('datasets.xlsx') });
-    assert.deepEqual(desc.data.layers.map((l: { name: string }) => l.name), ['iris', 'mtcars', 'chickwts', 'quakes']);
+    assert.deepEqual(
+      desc.data.layers.map((l: { name: string }) => l.name),
+      ['iris', 'mtcars', 'chickwts', 'quakes'],
+    );
   });
 });

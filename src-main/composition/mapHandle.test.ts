@@ -24,7 +24,10 @@ describe('map handle: selection', () => {
 
   it('refuses a malformed answer with a tool error', async () => {
     for (const bad of [null, { count: 2 }, { layerId: 'L1', count: 1, fids: ['x'], capped: false }]) {
-      await assert.rejects(handleAnswering(bad).map.selection(signal), (e: unknown) => e instanceof ToolFailure && e.code === 'handler_error');
+      await assert.rejects(
+        handleAnswering(bad).map.selection(signal),
+        (e: unknown) => e instanceof ToolFailure && e.code === 'handler_error',
+      );
     }
   });
 });

@@ -40,9 +40,14 @@ const info = (kind: LayerInfo['kind']): LayerInfo => ({
 describe('project handle: addLayer', () => {
   it('takes the name as a wish and makes it unique (name, name_2, name_3…)', () => {
     const { store, project, changes } = fresh();
-    const names = ['roads', 'roads', 'roads', 'roads_2', 'rivers'].map((name) => project.addLayer({ name, source: `/d/${name}.gpkg`, sublayer: null, info: info('vector') }).name);
+    const names = ['roads', 'roads', 'roads', 'roads_2', 'rivers'].map(
+      (name) => project.addLayer({ name, source: `/d/${name}.gpkg`, sublayer: null, info: info('vector') }).name,
+    );
     assert.deepEqual(names, ['roads', 'roads_2', 'roads_3', 'roads_2_2', 'rivers']);
-    assert.deepEqual(project.listLayers().map((l) => l.name), names);
+    assert.deepEqual(
+      project.listLayers().map((l) => l.name),
+      names,
+    );
     assert.deepEqual(changes, [1, 2, 3, 4, 5], 'every addition is announced');
     store.close();
   });

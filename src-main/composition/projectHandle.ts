@@ -43,7 +43,11 @@ export function createProjectHandle(store: ProjectStore, emit: Emit): ProjectHan
     outputPath: (baseName, extension) => {
       const dir = outputsDirOf(store.info.path);
       mkdirSync(dir, { recursive: true });
-      const safe = baseName.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 60) || 'output';
+      const safe =
+        baseName
+          .replace(/[^A-Za-z0-9_-]+/g, '_')
+          .replace(/^_+|_+$/g, '')
+          .slice(0, 60) || 'output';
       for (let n = 1; ; n++) {
         const candidate = join(dir, `${safe}${n === 1 ? '' : `_${n}`}.${extension}`);
         if (!existsSync(candidate)) return candidate;

@@ -27,7 +27,12 @@ const layer = {
   style: { type: 'grey', band: 1, min: null, max: null } as RasterStyle,
 } as unknown as Layer & { style: RasterStyle };
 
-const store = { layers: { get: (id: string) => (id === layer.id ? layer : id === 'NET' ? { ...layer, id: 'NET', source: 'https://example.com/cog.tif' } : undefined) } } as unknown as ProjectStore;
+const store = {
+  layers: {
+    get: (id: string) =>
+      id === layer.id ? layer : id === 'NET' ? { ...layer, id: 'NET', source: 'https://example.com/cog.tif' } : undefined,
+  },
+} as unknown as ProjectStore;
 const egress = { openFor: () => () => {} };
 
 /** A worker that renders a distinct PNG-ish body per request and counts them. */

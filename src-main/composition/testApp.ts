@@ -69,9 +69,25 @@ export async function startApp(model: ScriptedModelServer | null, home = mkdtemp
     }
   }
   const approval = () =>
-    waitFor(() => events.find((e) => e.name === 'approval/requested' && !events.some((r) => r.name === 'approval/resolved' && (r.payload as { approvalId: string }).approvalId === (e.payload as ApprovalRequest).id))?.payload as ApprovalRequest | undefined, 'an approval request');
+    waitFor(
+      () =>
+        events.find(
+          (e) =>
+            e.name === 'approval/requested' &&
+            !events.some(
+              (r) =>
+                r.name === 'approval/resolved' && (r.payload as { approvalId: string }).approvalId === (e.payload as ApprovalRequest).id,
+            ),
+        )?.payload as ApprovalRequest | undefined,
+      'an approval request',
+    );
   const runFinished = (count: number) =>
-    waitFor(() => (events.filter((e) => e.name === 'run/changed' && (e.payload as { status: string }).status === 'idle').length >= count ? true : undefined), `run ${count} to finish`);
+    waitFor(
+      () =>
+        events.filter((e) => e.name === 'run/changed' && (e.payload as { status: string }).status === 'idle').length >= count
+          ? true
+          : undefined,
+      `run ${count} to finish`,
+    );
   return { services, events, approval, runFinished, disconnect, home, waitFor };
 }
-

@@ -131,7 +131,10 @@ describe('TileCache', () => {
     const left = filesUnder(dir);
     const total = left.length * 2001;
     assert.ok(total <= 10_000, `disk bytes ${total}`);
-    assert.ok(left.some((f) => f.endsWith(`${TileCache.key(['t', 8])}.bin`)), 'the newest stays');
+    assert.ok(
+      left.some((f) => f.endsWith(`${TileCache.key(['t', 8])}.bin`)),
+      'the newest stays',
+    );
     assert.ok(!left.some((f) => f.endsWith(`${TileCache.key(['t', 0])}.bin`)), 'the oldest went first');
   });
 

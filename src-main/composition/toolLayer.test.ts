@@ -14,12 +14,20 @@ import { fixtures, haveFixtures, startApp } from './testApp.js';
 
 interface State {
   layers: { id: string; name: string; opacity: number; info: { crs: { epsg: number } | null; featureCount: number | null } }[];
-  messages: { role: string; text: string; tool?: { status: string; result: { ok: boolean; error?: { code: string; hint?: string; message: string } } | null } }[];
+  messages: {
+    role: string;
+    text: string;
+    tool?: { status: string; result: { ok: boolean; error?: { code: string; hint?: string; message: string } } | null };
+  }[];
   project: { path: string };
 }
 
 const lastToolResult = (body: { messages: { role: string; content?: unknown }[] }) =>
-  JSON.parse(String(body.messages.filter((m) => m.role === 'tool').at(-1)!.content)) as { ok: boolean; data?: Record<string, unknown>; error?: { code: string; hint?: string; message: string } };
+  JSON.parse(String(body.messages.filter((m) => m.role === 'tool').at(-1)!.content)) as {
+    ok: boolean;
+    data?: Record<string, unknown>;
+    error?: { code: string; hint?: string; message: string };
+  };
 
 describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
   let model: ScriptedModelServer;
@@ -34,7 +42,9 @@ describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
     const state = async () => (await a.services.invoke('project/get', {})) as State;
     // Commands through the GUI's entry; tools as the person with input given to main (a path from the renderer would ask).
     const trigger = (entry: string, params: Record<string, unknown> = {}) =>
-      (entry.startsWith('commands.') ? a.services.invoke('entries/trigger', { entry, params }) : a.services.runForPerson(entry, params)) as Promise<{ ok: boolean; data?: unknown; error?: { code: string; message: string } }>;
+      (entry.startsWith('commands.')
+        ? a.services.invoke('entries/trigger', { entry, params })
+        : a.services.runForPerson(entry, params)) as Promise<{ ok: boolean; data?: unknown; error?: { code: string; message: string } }>;
     return { ...a, state, trigger };
   }
 
@@ -50,7 +60,14 @@ describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
         const fix = /processing_run (\{.*\}) — then/.exec(r.error!.hint!)![1]!;
         return { toolCalls: [{ name: 'processing_run', arguments: JSON.parse(fix) }] };
       },
-      { toolCalls: [{ name: 'processing_run', arguments: { algorithm: 'buffer', params: { input: 'nc_reproject', distance: 5000 }, output_name: 'nc_5km' } }] },
+      {
+        toolCalls: [
+          {
+            name: 'processing_run',
+            arguments: { algorithm: 'buffer', params: { input: 'nc_reproject', distance: 5000 }, output_name: 'nc_5km' },
+          },
+        ],
+      },
       { text: 'Done: nc_5km.' },
     ]);
     await a.services.invoke('chat/send', { text: 'buffer the counties by 5 km' });
@@ -59,7 +76,10 @@ describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
     assert.match(refused.error!.message, /degrees \(EPSG:4267\)/);
     assert.match(refused.error!.hint!, /"target_crs":"EPSG:32617"/, 'NC lies in UTM zone 17N');
     const s = await a.state();
-    assert.deepEqual(s.layers.map((l) => l.name), ['nc', 'nc_reproject', 'nc_5km']);
+    assert.deepEqual(
+      s.layers.map((l) => l.name),
+      ['nc', 'nc_reproject', 'nc_5km'],
+    );
     assert.equal(s.layers[1]!.info.crs!.epsg, 32617);
     assert.equal(s.layers[2]!.info.featureCount, 100);
     assert.ok(s.messages.some((m) => m.role === 'notice' && m.text === 'Loaded layer nc_5km (tool output)'));
@@ -71,7 +91,10 @@ describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
   it('Plan mode offers read tools only and refuses a write the model names anyway', async () => {
     const a = await app();
     await a.trigger('commands.set_mode', { mode: 'plan' });
-    model.script([{ toolCalls: [{ name: 'layers_load', arguments: { path: join(fixtures, 'nc.gpkg') } }] }, { text: '1. layers_load nc.gpkg' }]);
+    model.script([
+      { toolCalls: [{ name: 'layers_load', arguments: { path: join(fixtures, 'nc.gpkg') } }] },
+      { text: '1. layers_load nc.gpkg' },
+    ]);
     await a.services.invoke('chat/send', { text: 'plan loading nc' });
     await a.runFinished(1);
     const offered = model.requests[0]!.tools!.map((t) => t.function.name);
@@ -91,8 +114,13 @@ describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
     await a.runFinished(1);
     assert.equal(model.requests.length, 4);
     const cards = (await a.state()).messages.filter((m) => m.role === 'tool');
-    assert.deepEqual(cards.map((c) => (c.tool!.result!.ok ? 'ok' : c.tool!.result!.error!.code)), ['ok', 'ok', 'loop_detected']);
-    const { entries } = (await a.services.invoke('audit/list', { toolId: 'inspect.list_layers' })) as { entries: { decision: string; decidedBy: string; errorCode: string | null }[] };
+    assert.deepEqual(
+      cards.map((c) => (c.tool!.result!.ok ? 'ok' : c.tool!.result!.error!.code)),
+      ['ok', 'ok', 'loop_detected'],
+    );
+    const { entries } = (await a.services.invoke('audit/list', { toolId: 'inspect.list_layers' })) as {
+      entries: { decision: string; decidedBy: string; errorCode: string | null }[];
+    };
     assert.deepEqual(
       entries.map((e) => [e.decision, e.decidedBy, e.errorCode]).reverse(),
       [
@@ -112,7 +140,10 @@ describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
     await a.runFinished(1);
     assert.equal(model.requests.length, 3, 'no fourth request');
     const s = await a.state();
-    assert.deepEqual(s.messages.filter((m) => m.role === 'tool').map((c) => c.tool!.result!.error!.code), ['invalid_params', 'invalid_params', 'invalid_params']);
+    assert.deepEqual(
+      s.messages.filter((m) => m.role === 'tool').map((c) => c.tool!.result!.error!.code),
+      ['invalid_params', 'invalid_params', 'invalid_params'],
+    );
     assert.match(s.messages.at(-1)!.text, /three calls in a row failed with the same error \(invalid_params\)/);
     await a.services.close();
   });
@@ -145,7 +176,10 @@ describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
     const s = await a.state();
     const card = s.messages.filter((m) => m.role === 'tool').at(-1)!;
     assert.equal(card.tool!.result!.error!.code, 'cancelled');
-    assert.deepEqual(s.layers.map((l) => l.name), ['elev']);
+    assert.deepEqual(
+      s.layers.map((l) => l.name),
+      ['elev'],
+    );
     const outputs = outputsDirOf(s.project.path);
     assert.deepEqual(existsSync(outputs) ? readdirSync(outputs) : [], [], 'no partial output left');
     // Usable: the worker answers again.
@@ -170,20 +204,40 @@ describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
     await a.trigger('commands.set_mode', { mode: 'auto' });
     await a.services.invoke('chat/send', { text: 'fade nc and add countries' });
     await a.runFinished(1);
-    assert.deepEqual((await a.state()).layers.map((l) => [l.name, l.opacity]), [['nc', 0.3], ['countries', 1]]);
+    assert.deepEqual(
+      (await a.state()).layers.map((l) => [l.name, l.opacity]),
+      [
+        ['nc', 0.3],
+        ['countries', 1],
+      ],
+    );
 
     assert.equal((await a.trigger('commands.undo')).ok, true);
-    assert.deepEqual((await a.state()).layers.map((l) => [l.name, l.opacity]), [['nc', 0.3]]);
+    assert.deepEqual(
+      (await a.state()).layers.map((l) => [l.name, l.opacity]),
+      [['nc', 0.3]],
+    );
     await a.trigger('layers.load', { path: join(fixtures, 'countries.fgb') });
     const reverted = await a.trigger('commands.revert_turn');
     assert.equal(reverted.ok, true);
-    assert.deepEqual((await a.state()).layers.map((l) => [l.name, l.opacity]), [['nc', 0.3]], 'the user’s own load was its own turn');
+    assert.deepEqual(
+      (await a.state()).layers.map((l) => [l.name, l.opacity]),
+      [['nc', 0.3]],
+      'the user’s own load was its own turn',
+    );
     await a.trigger('commands.undo');
     assert.deepEqual((await a.state()).layers, before, 'back to exactly the layers before the agent ran');
 
-    const { entries } = (await a.services.invoke('audit/list', {})) as { entries: { toolId: string; caller: string; decision: string; outcome: string }[] };
+    const { entries } = (await a.services.invoke('audit/list', {})) as {
+      entries: { toolId: string; caller: string; decision: string; outcome: string }[];
+    };
     const rows = entries.map((e) => `${e.caller}:${e.toolId}:${e.decision}:${e.outcome}`).reverse();
-    assert.deepEqual(rows.slice(0, 4), ['user:layers.load:user_action:ok', 'user:commands.set_mode:user_action:ok', 'model:layers.set_opacity:auto:ok', 'model:layers.load:auto:ok']);
+    assert.deepEqual(rows.slice(0, 4), [
+      'user:layers.load:user_action:ok',
+      'user:commands.set_mode:user_action:ok',
+      'model:layers.set_opacity:auto:ok',
+      'model:layers.load:auto:ok',
+    ]);
     const modelOnly = (await a.services.invoke('audit/list', { caller: 'model' })) as { entries: unknown[] };
     assert.equal(modelOnly.entries.length, 2);
     await a.services.close();

@@ -26,7 +26,12 @@ const PBF = 'application/x-protobuf';
  * says what thinning did to it in `X-Mapwright-Tile` (kept, dropped, bytes); a cached one says
  * `cached`.
  */
-export async function vectorTileResponse(q: VectorTileQuery, request: DataRequest, cache: TileCache | null, render: () => Promise<VectorTileReply>): Promise<DataResponse> {
+export async function vectorTileResponse(
+  q: VectorTileQuery,
+  request: DataRequest,
+  cache: TileCache | null,
+  render: () => Promise<VectorTileReply>,
+): Promise<DataResponse> {
   let made: VectorTileReply | null = null;
   const produce = async () => {
     made = await render();
@@ -40,7 +45,13 @@ export async function vectorTileResponse(q: VectorTileQuery, request: DataReques
   }
   const fields = styleHash([...q.fields]);
   const etag = weakETag('vector-tile', identity, fields);
-  if (etagMatches(request.ifNoneMatch, etag)) return { status: 304, contentType: PBF, body: '', headers: { ETag: etag, 'Cache-Control': REVALIDATE } };
+  if (etagMatches(request.ifNoneMatch, etag))
+    return { status: 304, contentType: PBF, body: '', headers: { ETag: etag, 'Cache-Control': REVALIDATE } };
   const pbf = cache ? await cache.cached(['vector-tile', identity, fields, q.z, q.x, q.y], produce) : await produce();
-  return { status: 200, contentType: PBF, body: pbf ?? new Uint8Array(0), headers: { ETag: etag, 'Cache-Control': REVALIDATE, 'X-Mapwright-Tile': stats() } };
+  return {
+    status: 200,
+    contentType: PBF,
+    body: pbf ?? new Uint8Array(0),
+    headers: { ETag: etag, 'Cache-Control': REVALIDATE, 'X-Mapwright-Tile': stats() },
+  };
 }

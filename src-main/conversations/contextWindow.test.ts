@@ -23,7 +23,10 @@ const tool = (name: string, summary: string, status: 'ok' | 'rejected' | 'error'
     summary,
     status,
     durationMs: 1,
-    result: status === 'ok' ? { ok: true, data: {} } : { ok: false, error: { code: (code ?? 'rejected_by_user') as 'handler_error', message: 'm', retryable: false } },
+    result:
+      status === 'ok'
+        ? { ok: true, data: {} }
+        : { ok: false, error: { code: (code ?? 'rejected_by_user') as 'handler_error', message: 'm', retryable: false } },
   },
 });
 
@@ -32,27 +35,61 @@ describe('context window', () => {
     seq = 0;
     const t = [user('one'), answer('1'), user('two'), answer('2'), user('three')];
     assert.deepEqual(windowOf(t), { summary: null, messages: t });
-    const summary: ChatMessage = { id: 's', conversationId: 'c', seq: at(), role: 'notice', text: 'S', level: 'info', compaction: { throughSeq: 1, foldedMessages: 2 }, createdAt: 'x' };
+    const summary: ChatMessage = {
+      id: 's',
+      conversationId: 'c',
+      seq: at(),
+      role: 'notice',
+      text: 'S',
+      level: 'info',
+      compaction: { throughSeq: 1, foldedMessages: 2 },
+      createdAt: 'x',
+    };
     const w = windowOf([...t, summary]);
     assert.equal(w.summary, summary);
-    assert.deepEqual(w.messages.map((m) => m.text), ['two', '2', 'three']);
+    assert.deepEqual(
+      w.messages.map((m) => m.text),
+      ['two', '2', 'three'],
+    );
   });
 
   it('uses the latest of several compactions', () => {
     seq = 0;
     const t = [user('a'), answer('b'), user('c'), answer('d'), user('e')];
-    const s1: ChatMessage = { id: 's1', conversationId: 'c', seq: at(), role: 'notice', text: 'S1', compaction: { throughSeq: 1, foldedMessages: 2 }, createdAt: 'x' };
-    const s2: ChatMessage = { id: 's2', conversationId: 'c', seq: at(), role: 'notice', text: 'S2', compaction: { throughSeq: 3, foldedMessages: 2 }, createdAt: 'x' };
+    const s1: ChatMessage = {
+      id: 's1',
+      conversationId: 'c',
+      seq: at(),
+      role: 'notice',
+      text: 'S1',
+      compaction: { throughSeq: 1, foldedMessages: 2 },
+      createdAt: 'x',
+    };
+    const s2: ChatMessage = {
+      id: 's2',
+      conversationId: 'c',
+      seq: at(),
+      role: 'notice',
+      text: 'S2',
+      compaction: { throughSeq: 3, foldedMessages: 2 },
+      createdAt: 'x',
+    };
     const w = windowOf([...t, s1, s2]);
     assert.equal(w.summary?.text, 'S2');
-    assert.deepEqual(w.messages.map((m) => m.text), ['e']);
+    assert.deepEqual(
+      w.messages.map((m) => m.text),
+      ['e'],
+    );
   });
 
   it('splits turns at the person’s messages and never folds the last turn', () => {
     seq = 0;
     const t = [user('a'), answer('b'), tool('x', 'X', 'ok'), user('c'), answer('d'), user('e')];
     const turns = splitTurns(t);
-    assert.deepEqual(turns.map((turn) => turn.length), [3, 2, 1]);
+    assert.deepEqual(
+      turns.map((turn) => turn.length),
+      [3, 2, 1],
+    );
     const measure = (ms: ChatMessage[]) => ms.length * 100;
     assert.equal(turnsToFold(turns, measure, 1000), 0, 'fits: nothing folded');
     assert.equal(turnsToFold(turns, measure, 300), 1);
@@ -70,7 +107,10 @@ describe('compaction summary', () => {
     ];
     const text = buildSummary(null, folded, 5000);
     assert.match(text, /^Summary of earlier turns, built by Mapwright from the saved messages \(not written by a model/);
-    assert.match(text, /• Person: "Load the rivers from \/data\/rivers.gpkg"\n {2}Calls: layers_load \(Load \/data\/rivers.gpkg\) → ok\n {2}Answer: "Loaded 120 rivers."/);
+    assert.match(
+      text,
+      /• Person: "Load the rivers from \/data\/rivers.gpkg"\n {2}Calls: layers_load \(Load \/data\/rivers.gpkg\) → ok\n {2}Answer: "Loaded 120 rivers."/,
+    );
     assert.match(text, /layers_remove \(Remove nc\) → rejected by the person/);
     assert.match(text, /processing_run \(buffer on rivers\) → invalid_params/);
   });

@@ -46,11 +46,21 @@ describe('ConversationService', () => {
     const opened = service.open(first);
     assert.equal(opened.messageCount, 1);
     const announced = events.find((e) => e.name === 'conversations/opened')?.payload as { messages: { text: string }[] } | undefined;
-    assert.deepEqual(announced?.messages.map((m) => m.text), ['first question'], 'the messages travel in the event');
-    assert.equal(store.conversationId, first);
-    assert.deepEqual(events.map((e) => e.name), ['conversations/opened', 'conversations/changed']);
     assert.deepEqual(
-      service.list().conversations.map((c) => c.title).sort(),
+      announced?.messages.map((m) => m.text),
+      ['first question'],
+      'the messages travel in the event',
+    );
+    assert.equal(store.conversationId, first);
+    assert.deepEqual(
+      events.map((e) => e.name),
+      ['conversations/opened', 'conversations/changed'],
+    );
+    assert.deepEqual(
+      service
+        .list()
+        .conversations.map((c) => c.title)
+        .sort(),
       ['first question', 'second question'],
     );
     assert.throws(() => service.open('missing'), /no longer exists/);
@@ -80,7 +90,10 @@ describe('ConversationService', () => {
   }
 
   it('the refusal says why and what to do', () => {
-    assert.match(new ConversationBusyError('open another conversation', 'awaiting_approval').message, /waits for your approval: answer the dialog or press Stop/);
+    assert.match(
+      new ConversationBusyError('open another conversation', 'awaiting_approval').message,
+      /waits for your approval: answer the dialog or press Stop/,
+    );
     assert.match(new ConversationBusyError('open another conversation', 'running').message, /wait for it or press Stop/);
   });
 

@@ -14,10 +14,14 @@ function setup(flushMs = 20) {
       assert.ok(saved.get(messageId)?.endsWith(delta), `"${delta}" shown before it was saved`);
     } else log.push(name);
   };
-  const wrapped = durableDeltas(emit, (id, text) => {
-    saved.set(id, text);
-    log.push(`saved ${text}`);
-  }, flushMs);
+  const wrapped = durableDeltas(
+    emit,
+    (id, text) => {
+      saved.set(id, text);
+      log.push(`saved ${text}`);
+    },
+    flushMs,
+  );
   return { wrapped, log, saved };
 }
 

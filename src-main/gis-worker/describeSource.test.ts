@@ -17,7 +17,15 @@ function assertBBoxNear(actual: number[] | null, expected: number[], slack: numb
 }
 
 describe('describeSource: vectors', { skip: skipReason }, () => {
-  const vectorCases = ['ne_110m_admin_0_countries.json', 'countries.fgb', 'nc.gpkg', 'scot_BNG.shp', 'trin_inca_pl03.shp', 'meuse.sqlite', 'addresses.kml'];
+  const vectorCases = [
+    'ne_110m_admin_0_countries.json',
+    'countries.fgb',
+    'nc.gpkg',
+    'scot_BNG.shp',
+    'trin_inca_pl03.shp',
+    'meuse.sqlite',
+    'addresses.kml',
+  ];
   for (const name of vectorCases) {
     test(`${name}: feature count and extent agree with ogrinfo`, async () => {
       const info = LayerInfo.parse(await describeSource(fixture(name)));
@@ -58,7 +66,25 @@ describe('describeSource: vectors', { skip: skipReason }, () => {
     // Referee: the source bbox as a polygon, densified every 1 km and reprojected by ogr2ogr.
     const [w, s, e, n] = info.extent!;
     const box = path.join(tmp.dir, 'box.geojson');
-    writeFileSync(box, JSON.stringify({ type: 'Feature', properties: {}, geometry: { type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] } }));
+    writeFileSync(
+      box,
+      JSON.stringify({
+        type: 'Feature',
+        properties: {},
+        geometry: {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [w, s],
+              [e, s],
+              [e, n],
+              [w, n],
+              [w, s],
+            ],
+          ],
+        },
+      }),
+    );
     const out = path.join(tmp.dir, 'box4326.gpkg');
     gdalCli('ogr2ogr', ['-f', 'GPKG', '-s_srs', 'EPSG:27700', '-t_srs', 'EPSG:4326', '-segmentize', '1000', out, box]);
     assertBBoxNear(info.extent4326, ogrSummary(out).extent!, 0.01, 'extent4326');
@@ -117,7 +143,10 @@ describe('describeSource: vectors', { skip: skipReason }, () => {
     const info = await describeSource(csv);
     assert.equal(info.geometryType, 'Point');
     assert.deepEqual(info.extent4326, [10.5, 45.25, 11, 46]);
-    assert.deepEqual(info.fields.map((f) => f.name), ['name']);
+    assert.deepEqual(
+      info.fields.map((f) => f.name),
+      ['name'],
+    );
   });
 
   test('KML and FlatGeobuf: drivers, sublayer names, mixed and empty layers', async () => {
@@ -205,7 +234,10 @@ describe('describeSource: rasters', { skip: skipReason }, () => {
     copyFileSync(fixture('elev.tif'), copy);
     await describeSource(copy);
     assert.ok(!existsSync(`${copy}.aux.xml`));
-    assert.deepEqual(readdirSync(tmp.dir).filter((f) => f.endsWith('.aux.xml')), []);
+    assert.deepEqual(
+      readdirSync(tmp.dir).filter((f) => f.endsWith('.aux.xml')),
+      [],
+    );
   });
 
   test('truncated GeoTIFF is bad input that names the file', async () => {

@@ -68,7 +68,11 @@ async function describeVector(opened: OpenedVector, signal?: AbortSignal): Promi
 /** GeoJSON, KML and FlatGeobuf often declare "Unknown"; the map needs points/lines/polygons. */
 async function scanGeometryTypes(opened: OpenedVector): Promise<string> {
   try {
-    const result = await opened.ds.executeSQLAsync(`SELECT DISTINCT OGR_GEOMETRY FROM ${quoteIdentifier(opened.layer.name)}`, undefined, 'OGRSQL');
+    const result = await opened.ds.executeSQLAsync(
+      `SELECT DISTINCT OGR_GEOMETRY FROM ${quoteIdentifier(opened.layer.name)}`,
+      undefined,
+      'OGRSQL',
+    );
     const names: (string | null)[] = [];
     for (let f = await result.features.firstAsync(); f; f = await result.features.nextAsync()) {
       names.push(f.fields.get(0) as string | null);

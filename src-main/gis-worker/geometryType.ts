@@ -34,9 +34,7 @@ export function geometryTypeName(code: number): string {
   return BASE_NAMES[flatGeometryType(code)] ?? 'Unknown';
 }
 
-const WKT_NAMES: Record<string, string> = Object.fromEntries(
-  Object.values(BASE_NAMES).map((name) => [name.toUpperCase(), name]),
-);
+const WKT_NAMES: Record<string, string> = Object.fromEntries(Object.values(BASE_NAMES).map((name) => [name.toUpperCase(), name]));
 
 /**
  * The type of a layer whose header says "Unknown", from the distinct geometry names its
@@ -47,7 +45,14 @@ export function summariseGeometryTypes(wktNames: Iterable<string | null>): strin
   const names = new Set<string>();
   for (const raw of wktNames) {
     if (!raw) continue; // NULL geometries say nothing about the layer's type
-    names.add(WKT_NAMES[raw.trim().toUpperCase().replace(/\s*(ZM|Z|M)$/, '')] ?? 'Unknown');
+    names.add(
+      WKT_NAMES[
+        raw
+          .trim()
+          .toUpperCase()
+          .replace(/\s*(ZM|Z|M)$/, '')
+      ] ?? 'Unknown',
+    );
   }
   if (names.size === 0) return 'Unknown';
   if (names.size === 1) return [...names][0]!;

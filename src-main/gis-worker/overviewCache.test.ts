@@ -66,7 +66,10 @@ describe('overview cache', { skip: skipReason }, () => {
     assert.equal(listing(data), before, 'the source and its folder are untouched');
     assert.ok(vrt.startsWith(overviewsDir + path.sep), `served from the cache: ${vrt}`);
     assert.ok(fractions.length >= 3 && fractions.at(-1) === 1, `progress ${fractions.join(' ')}`);
-    assert.ok(fractions.every((f, i) => i === 0 || f >= fractions[i - 1]!), 'progress only goes up');
+    assert.ok(
+      fractions.every((f, i) => i === 0 || f >= fractions[i - 1]!),
+      'progress only goes up',
+    );
 
     const ds = gdal.open(vrt);
     const band = ds.bands.get(1);
@@ -91,7 +94,10 @@ describe('overview cache', { skip: skipReason }, () => {
     const actual = band.overviews.get(0).pixels.read(0, 0, 1500, 1300);
     let same = 0;
     for (let i = 0; i < expected.length; i++) if (Math.abs(expected[i]! - actual[i]!) <= 1) same++;
-    assert.ok(same / expected.length > 0.999, `level 1 agrees with gdal_translate -r average on ${((100 * same) / expected.length).toFixed(2)} %`);
+    assert.ok(
+      same / expected.length > 0.999,
+      `level 1 agrees with gdal_translate -r average on ${((100 * same) / expected.length).toFixed(2)} %`,
+    );
     src.close();
     ds.close();
 
@@ -196,7 +202,10 @@ describe('overview cache', { skip: skipReason }, () => {
     const marked = new RasterCache(2);
     const zoomedOut = greys((await renderRasterTile(marked, { source: file, ...out, style: grey(0, 600) }))!);
     assert.ok(zoomedOut.length > 1000);
-    assert.ok(zoomedOut.every((g) => Math.abs(g - 128) <= 1), 'zoomed out: the overview level was read');
+    assert.ok(
+      zoomedOut.every((g) => Math.abs(g - 128) <= 1),
+      'zoomed out: the overview level was read',
+    );
     const zoomedIn = greys((await renderRasterTile(marked, { source: file, ...near, style: grey(0, 600) }))!);
     assert.ok(zoomedIn.length > 1000);
     assert.ok(new Set(zoomedIn).size > 20, 'zoomed in: the source pixels were read');

@@ -204,9 +204,11 @@ function joinBuild(target: Target, source: string, opts: EnsureOverviewsOptions)
         for (const l of listeners) l(f, m);
       }),
     };
-    void fresh.promise.finally(() => {
-      if (builds.get(target.key) === fresh) builds.delete(target.key);
-    }).catch(() => undefined);
+    void fresh.promise
+      .finally(() => {
+        if (builds.get(target.key) === fresh) builds.delete(target.key);
+      })
+      .catch(() => undefined);
     builds.set(target.key, fresh);
     build = fresh;
   }
@@ -276,7 +278,8 @@ async function buildEntry(target: Target, source: string, signal: AbortSignal, p
     await writeVrt(src, path.join(tmp, VRT), levels, plan.bandCount);
     // The source changed while it was read: these pixels may mix both versions.
     const after = await identify(target.identity.path);
-    if (!after || identityKey(after) !== target.key) throw new BadInputError(`${target.identity.path} changed while its overviews were being built; try again`);
+    if (!after || identityKey(after) !== target.key)
+      throw new BadInputError(`${target.identity.path} changed while its overviews were being built; try again`);
     const manifest: Manifest = {
       version: MANIFEST_VERSION,
       source: target.identity,
@@ -361,7 +364,15 @@ async function planBuild(src: Dataset): Promise<Plan | null> {
 async function writeLevels(src: Dataset, plan: Plan, dir: string, signal: AbortSignal, progress: ProgressFn): Promise<OverviewLevel[]> {
   const Arr = ARRAYS[plan.dataType]!;
   const float = plan.dataType.startsWith('Float');
-  const options = ['TILED=YES', 'BLOCKXSIZE=256', 'BLOCKYSIZE=256', 'COMPRESS=DEFLATE', 'ZLEVEL=1', `PREDICTOR=${float ? 3 : 2}`, 'BIGTIFF=IF_SAFER'];
+  const options = [
+    'TILED=YES',
+    'BLOCKXSIZE=256',
+    'BLOCKYSIZE=256',
+    'COMPRESS=DEFLATE',
+    'ZLEVEL=1',
+    `PREDICTOR=${float ? 3 : 2}`,
+    'BIGTIFF=IF_SAFER',
+  ];
   if (plan.bands[0]?.colorInterpretation === 'Palette') options.push('PHOTOMETRIC=PALETTE');
   // Work is counted in pixels read: the first level reads the whole source, each next one a quarter.
   let total = 0;
@@ -395,9 +406,15 @@ async function writeLevels(src: Dataset, plan: Plan, dir: string, signal: AbortS
             const buf = buffers[turn++ % 2]!;
             const data = rows === STRIP_ROWS ? buf : buf.subarray(0, level.width * rows);
             try {
-              await input.bands.get(b).pixels.readAsync(0, y0, inW, y1 - y0, data, { buffer_width: level.width, buffer_height: rows, resampling: plan.resampling });
+              await input.bands.get(b).pixels.readAsync(0, y0, inW, y1 - y0, data, {
+                buffer_width: level.width,
+                buffer_height: rows,
+                resampling: plan.resampling,
+              });
             } catch (err) {
-              throw new BadInputError(`Cannot read the pixels of ${src.description} to build its overviews: ${gdalReason(err, src.description)}`);
+              throw new BadInputError(
+                `Cannot read the pixels of ${src.description} to build its overviews: ${gdalReason(err, src.description)}`,
+              );
             }
             await pending;
             pending = ds.bands.get(b).pixels.writeAsync(0, row, level.width, rows, data);
@@ -454,7 +471,10 @@ async function writeVrt(src: Dataset, file: string, levels: OverviewLevel[], ban
   let xml = await readFile(file, 'utf8');
   for (let b = 1; b <= bandCount; b++) {
     const overviews = levels
-      .map((l) => `    <Overview>\n      <SourceFilename relativeToVRT="1">${path.basename(l.path)}</SourceFilename>\n      <SourceBand>${b}</SourceBand>\n    </Overview>\n`)
+      .map(
+        (l) =>
+          `    <Overview>\n      <SourceFilename relativeToVRT="1">${path.basename(l.path)}</SourceFilename>\n      <SourceBand>${b}</SourceBand>\n    </Overview>\n`,
+      )
       .join('');
     const start = xml.search(new RegExp(`<VRTRasterBand\\b[^>]*\\bband="${b}"`));
     const close = start < 0 ? -1 : xml.indexOf('</VRTRasterBand>', start);

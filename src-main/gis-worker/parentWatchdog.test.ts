@@ -15,7 +15,6 @@ import { isRunning } from './testSupport.js';
 
 const WATCHDOG = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), 'parentWatchdog.ts')).href;
 
-
 // The blocked process: starts the watchdog, prints its pid, then never yields (at most 60 s).
 const BLOCKED = `
 import { startParentWatchdog } from ${JSON.stringify(WATCHDOG)};

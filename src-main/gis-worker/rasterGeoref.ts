@@ -25,7 +25,12 @@ export function extentFromGeoTransform(gt: number[], width: number, height: numb
   const [x0 = 0, dx = 1, rx = 0, y0 = 0, ry = 0, dy = 1] = gt;
   const xs: number[] = [];
   const ys: number[] = [];
-  for (const [px, py] of [[0, 0], [width, 0], [0, height], [width, height]] as const) {
+  for (const [px, py] of [
+    [0, 0],
+    [width, 0],
+    [0, height],
+    [width, height],
+  ] as const) {
     xs.push(x0 + px * dx + py * rx);
     ys.push(y0 + px * ry + py * dy);
   }

@@ -40,7 +40,24 @@ function warpReference(file: string, box: number[], width: number, height: numbe
   // gdalwarp 3.6 cannot pick bands: a VRT of them first.
   const picked = path.join(tmp.dir, `${name}-bands.vrt`);
   gdalCli('gdal_translate', ['-q', '-of', 'VRT', ...bands.flatMap((b) => ['-b', String(b)]), file, picked]);
-  gdalCli('gdalwarp', ['-q', '-overwrite', '-t_srs', 'EPSG:3857', '-te', ...box.map(String), '-ts', String(width), String(height), '-r', 'bilinear', '-ot', 'Float64', '-dstalpha', picked, out]);
+  gdalCli('gdalwarp', [
+    '-q',
+    '-overwrite',
+    '-t_srs',
+    'EPSG:3857',
+    '-te',
+    ...box.map(String),
+    '-ts',
+    String(width),
+    String(height),
+    '-r',
+    'bilinear',
+    '-ot',
+    'Float64',
+    '-dstalpha',
+    picked,
+    out,
+  ]);
   const ds = gdal.open(out);
   const read = (b: number) => ds.bands.get(b).pixels.read(0, 0, width, height) as Float64Array;
   const values = bands.map((_, i) => read(i + 1));
@@ -81,7 +98,7 @@ describe('raster styles in tiles', { skip: skipReason }, () => {
     for (let i = 0; i < 65536; i++) {
       const a = img.data[i * 4 + 3]!;
       const valid = ref.alpha[i]! > 0;
-      if ((a > 0) === valid) alphaAgree++;
+      if (a > 0 === valid) alphaAgree++;
       if (!valid || a === 0) continue;
       visible++;
       const t = Math.round(((ref.values[0]![i]! - min) / (max - min)) * 255) / 255;
@@ -97,8 +114,16 @@ describe('raster styles in tiles', { skip: skipReason }, () => {
     const tile = tileAt(6.1, 49.8, 9);
     const entryCut = await cache.use(elev, (e) => e.bandCut(1, 2, 98));
     assert.ok(entryCut && entryCut.min > 140 && entryCut.max < 548);
-    const auto = await renderRasterTile(cache, { source: elev, ...tile, style: { type: 'pseudocolor', band: 1, ramp: 'viridis', invert: true, min: null, max: null } });
-    const given = await renderRasterTile(cache, { source: elev, ...tile, style: { type: 'pseudocolor', band: 1, ramp: 'viridis', invert: true, min: entryCut.min, max: entryCut.max } });
+    const auto = await renderRasterTile(cache, {
+      source: elev,
+      ...tile,
+      style: { type: 'pseudocolor', band: 1, ramp: 'viridis', invert: true, min: null, max: null },
+    });
+    const given = await renderRasterTile(cache, {
+      source: elev,
+      ...tile,
+      style: { type: 'pseudocolor', band: 1, ramp: 'viridis', invert: true, min: entryCut.min, max: entryCut.max },
+    });
     assert.ok(auto && given && Buffer.compare(auto, given) === 0);
     // Inverted viridis: the lowest values are yellow.
     const img = decodePng(auto);
@@ -122,7 +147,22 @@ describe('raster styles in tiles', { skip: skipReason }, () => {
       // gdaldem on the warped elevations; in Web Mercator a metre on the map is cos(lat) metres on the ground.
       const lat = (Math.atan(Math.sinh((boxA[1] + boxA[3]) / 2 / 6378137)) * 180) / Math.PI;
       const shaded = path.join(tmp.dir, `hs-${az}-gdaldem.tif`);
-      gdalCli('gdaldem', ['hillshade', '-q', '-b', '1', '-az', String(az), '-alt', String(alt), '-z', String(z), '-s', String(Math.cos((lat * Math.PI) / 180)), ref.file, shaded]);
+      gdalCli('gdaldem', [
+        'hillshade',
+        '-q',
+        '-b',
+        '1',
+        '-az',
+        String(az),
+        '-alt',
+        String(alt),
+        '-z',
+        String(z),
+        '-s',
+        String(Math.cos((lat * Math.PI) / 180)),
+        ref.file,
+        shaded,
+      ]);
       const ds = gdal.open(shaded);
       const expected = ds.bands.get(1).pixels.read(0, 0, 514, 258) as Uint8Array;
       ds.close();
@@ -202,9 +242,27 @@ describe('raster styles in tiles', { skip: skipReason }, () => {
     const l7 = fixture('L7_ETMs.tif');
     const tile = tileAt(-34.9, -8.03, 13);
     await assert.rejects(
-      renderRasterTile(cache, { source: l7, ...tile, style: { type: 'rgb', red: { band: 7, min: null, max: null }, green: { band: 1, min: null, max: null }, blue: { band: 1, min: null, max: null } } }),
+      renderRasterTile(cache, {
+        source: l7,
+        ...tile,
+        style: {
+          type: 'rgb',
+          red: { band: 7, min: null, max: null },
+          green: { band: 1, min: null, max: null },
+          blue: { band: 1, min: null, max: null },
+        },
+      }),
       /has 6 bands; there is no band 7/,
     );
-    await assert.rejects(renderRasterTile(cache, { source: elev, z: 0, x: 0, y: 0, style: { type: 'hillshade', band: 2, azimuth: 315, altitude: 45, zFactor: 1 } }), /has 1 band; there is no band 2/);
+    await assert.rejects(
+      renderRasterTile(cache, {
+        source: elev,
+        z: 0,
+        x: 0,
+        y: 0,
+        style: { type: 'hillshade', band: 2, azimuth: 315, altitude: 45, zFactor: 1 },
+      }),
+      /has 1 band; there is no band 2/,
+    );
   });
 });

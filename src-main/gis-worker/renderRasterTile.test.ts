@@ -38,12 +38,31 @@ function tileBox({ z, x, y }: { z: number; x: number; y: number }): number[] {
 /** gdalwarp's own rendering of the same tile, stretched the way the style says. */
 function referenceTile(file: string, tile: { z: number; x: number; y: number }, resampling: string, min: number, max: number) {
   const out = path.join(tmp.dir, `ref-${tile.z}-${tile.x}-${tile.y}-${resampling}.tif`);
-  gdalCli('gdalwarp', ['-q', '-overwrite', '-t_srs', 'EPSG:3857', '-te', ...tileBox(tile).map(String), '-ts', '256', '256', '-r', resampling, '-ot', 'Float64', '-dstalpha', file, out]);
+  gdalCli('gdalwarp', [
+    '-q',
+    '-overwrite',
+    '-t_srs',
+    'EPSG:3857',
+    '-te',
+    ...tileBox(tile).map(String),
+    '-ts',
+    '256',
+    '256',
+    '-r',
+    resampling,
+    '-ot',
+    'Float64',
+    '-dstalpha',
+    file,
+    out,
+  ]);
   const ds = gdal.open(out);
   const values = ds.bands.get(1).pixels.read(0, 0, 256, 256) as Float64Array;
   const alpha = ds.bands.get(2).pixels.read(0, 0, 256, 256) as Float64Array;
   ds.close();
-  const expected = Array.from(values, (v, i) => (alpha[i]! > 0 ? Math.max(0, Math.min(255, Math.round(((v - min) / (max - min)) * 255))) : null));
+  const expected = Array.from(values, (v, i) =>
+    alpha[i]! > 0 ? Math.max(0, Math.min(255, Math.round(((v - min) / (max - min)) * 255))) : null,
+  );
   return expected;
 }
 
@@ -59,7 +78,7 @@ function compare(png: Uint8Array, expected: (number | null)[]): { alphaAgree: nu
     const g = img.data[i * 2]!;
     const a = img.data[i * 2 + 1]!;
     const e = expected[i]!;
-    if ((a > 0) === (e !== null)) alphaAgree++;
+    if (a > 0 === (e !== null)) alphaAgree++;
     if (a > 0 && e !== null) {
       visible++;
       if (Math.abs(g - e) <= 1) greyAgree++;
@@ -126,7 +145,13 @@ describe('renderRasterTile', { skip: skipReason }, () => {
     const base = tileAt(-34.87, -8.0, 13);
     const tiles = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        renderRasterTile(cache, { source: l7, z: 13, x: base.x + (i % 3) - 1, y: base.y + Math.floor(i / 3) - 1, style: grey(1 + (i % 6)) }),
+        renderRasterTile(cache, {
+          source: l7,
+          z: 13,
+          x: base.x + (i % 3) - 1,
+          y: base.y + Math.floor(i / 3) - 1,
+          style: grey(1 + (i % 6)),
+        }),
       ),
     );
     assert.ok(tiles.filter((t) => t !== null).length >= 6);
@@ -145,7 +170,10 @@ describe('renderRasterTile', { skip: skipReason }, () => {
       return true;
     });
     await assert.rejects(renderRasterTile(cache, { source: fixture('nc.gpkg'), z: 0, x: 0, y: 0, style: grey() }), /is a vector layer/);
-    await assert.rejects(renderRasterTile(cache, { source: path.join(tmp.dir, 'nope.tif'), z: 0, x: 0, y: 0, style: grey() }), /File not found/);
+    await assert.rejects(
+      renderRasterTile(cache, { source: path.join(tmp.dir, 'nope.tif'), z: 0, x: 0, y: 0, style: grey() }),
+      /File not found/,
+    );
   });
 
   test('open rasters are cached, and a file replaced on disk is reopened', async () => {

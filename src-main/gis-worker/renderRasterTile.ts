@@ -56,7 +56,12 @@ export async function renderRasterTile(cache: RasterCache, req: TileRequest, sig
   });
 }
 
-async function renderGrey(entry: RasterEntry, style: Extract<RasterStyle, { type: 'grey' }>, bounds: Bounds, signal?: AbortSignal): Promise<Buffer | null> {
+async function renderGrey(
+  entry: RasterEntry,
+  style: Extract<RasterStyle, { type: 'grey' }>,
+  bounds: Bounds,
+  signal?: AbortSignal,
+): Promise<Buffer | null> {
   // The style's own range where given; otherwise the band's, so all tiles stretch alike.
   let { min, max } = style;
   if (min === null || max === null) {
@@ -74,14 +79,22 @@ async function renderGrey(entry: RasterEntry, style: Extract<RasterStyle, { type
 }
 
 /** The range a channel is stretched over: its own numbers, else the band's 2–98 % cut. */
-async function channelRange(entry: RasterEntry, ch: Pick<RgbChannel, 'band' | 'min' | 'max'>): Promise<{ min: number; max: number } | null> {
+async function channelRange(
+  entry: RasterEntry,
+  ch: Pick<RgbChannel, 'band' | 'min' | 'max'>,
+): Promise<{ min: number; max: number } | null> {
   if (ch.min !== null && ch.max !== null) return { min: ch.min, max: ch.max };
   const cut = await entry.bandCut(ch.band, CUMULATIVE_CUT[0], CUMULATIVE_CUT[1]);
   if (!cut) return null;
   return { min: ch.min ?? cut.min, max: ch.max ?? cut.max };
 }
 
-async function renderPseudocolour(entry: RasterEntry, style: Extract<RasterStyle, { type: 'pseudocolor' }>, bounds: Bounds, signal?: AbortSignal): Promise<Buffer | null> {
+async function renderPseudocolour(
+  entry: RasterEntry,
+  style: Extract<RasterStyle, { type: 'pseudocolor' }>,
+  bounds: Bounds,
+  signal?: AbortSignal,
+): Promise<Buffer | null> {
   const range = await channelRange(entry, style);
   if (!range) return null;
   throwIfCancelled(signal);
@@ -92,12 +105,23 @@ async function renderPseudocolour(entry: RasterEntry, style: Extract<RasterStyle
   return encodeRgbaPng(rgba, TILE_SIZE, TILE_SIZE);
 }
 
-async function renderRgb(entry: RasterEntry, style: Extract<RasterStyle, { type: 'rgb' }>, bounds: Bounds, signal?: AbortSignal): Promise<Buffer | null> {
+async function renderRgb(
+  entry: RasterEntry,
+  style: Extract<RasterStyle, { type: 'rgb' }>,
+  bounds: Bounds,
+  signal?: AbortSignal,
+): Promise<Buffer | null> {
   const channels = [style.red, style.green, style.blue] as const;
   const ranges = await Promise.all(channels.map((ch) => channelRange(entry, ch)));
   if (ranges.some((r) => r === null)) return null;
   throwIfCancelled(signal);
-  const warped = await warpBands(entry, channels.map((c) => c.band), bounds, TILE_SIZE, signal);
+  const warped = await warpBands(
+    entry,
+    channels.map((c) => c.band),
+    bounds,
+    TILE_SIZE,
+    signal,
+  );
   throwIfCancelled(signal);
   const input = warped.bands.map((values, i): Channel => ({ values, ...ranges[i]! })) as unknown as [Channel, Channel, Channel];
   const { rgba, visible } = rgbComposite(input, warped.alpha);
@@ -109,7 +133,12 @@ async function renderRgb(entry: RasterEntry, style: Extract<RasterStyle, { type:
  * Elevations are warped onto the tile grid plus a one-pixel border, so the slope at the
  * tile's edge pixels sees the same neighbours the adjacent tile does: no seams.
  */
-async function renderHillshade(entry: RasterEntry, style: Extract<RasterStyle, { type: 'hillshade' }>, bounds: Bounds, signal?: AbortSignal): Promise<Buffer | null> {
+async function renderHillshade(
+  entry: RasterEntry,
+  style: Extract<RasterStyle, { type: 'hillshade' }>,
+  bounds: Bounds,
+  signal?: AbortSignal,
+): Promise<Buffer | null> {
   const res = (bounds[2] - bounds[0]) / TILE_SIZE;
   const padded: Bounds = [bounds[0] - res, bounds[1] - res, bounds[2] + res, bounds[3] + res];
   const warped = await warpBands(entry, [style.band], padded, TILE_SIZE + 2, signal, 'bilinear');

@@ -22,7 +22,10 @@ test('lon/lat to Web Mercator: known values', () => {
   assertClose(lonLatToMercator(0, 45)[1], 5621521.486, 1e-3, 'y at 45°');
   // Beyond the square's edge latitudes clamp instead of going to infinity.
   assertClose(lonLatToMercator(0, 90)[1], MERCATOR_HALF, 1e-3, 'y at the pole');
-  assert.deepEqual(mercatorExtent([-180, -90, 180, 90]).map((v) => Math.round(v)), [-20037508, -20037508, 20037508, 20037508]);
+  assert.deepEqual(
+    mercatorExtent([-180, -90, 180, 90]).map((v) => Math.round(v)),
+    [-20037508, -20037508, 20037508, 20037508],
+  );
 });
 
 test('intersects needs shared area', () => {
@@ -32,7 +35,12 @@ test('intersects needs shared area', () => {
 });
 
 test('mercatorToLonLat undoes lonLatToMercator', () => {
-  for (const [lon, lat] of [[0, 0], [13.4, 52.5], [-122.4, 37.8], [179.9, -84]] as const) {
+  for (const [lon, lat] of [
+    [0, 0],
+    [13.4, 52.5],
+    [-122.4, 37.8],
+    [179.9, -84],
+  ] as const) {
     const [x, y] = lonLatToMercator(lon, lat);
     const [lon2, lat2] = mercatorToLonLat(x, y);
     assert.ok(Math.abs(lon2 - lon) < 1e-9 && Math.abs(lat2 - lat) < 1e-9, `${lon},${lat} → ${lon2},${lat2}`);

@@ -105,7 +105,20 @@ describe('vectorToGeoJSON', { skip: skipReason }, () => {
     const csv = path.join(tmp.dir, 'when.csv');
     writeFileSync(csv, 'id,when,day,lon,lat\n1,2020-01-31T10:20:30Z,2020-01-31,1.5,2.5\n');
     const gpkg = path.join(tmp.dir, 'when.gpkg');
-    gdalCli('ogr2ogr', ['-f', 'GPKG', '-a_srs', 'EPSG:4326', '-oo', 'X_POSSIBLE_NAMES=lon', '-oo', 'Y_POSSIBLE_NAMES=lat', '-oo', 'AUTODETECT_TYPE=YES', gpkg, csv]);
+    gdalCli('ogr2ogr', [
+      '-f',
+      'GPKG',
+      '-a_srs',
+      'EPSG:4326',
+      '-oo',
+      'X_POSSIBLE_NAMES=lon',
+      '-oo',
+      'Y_POSSIBLE_NAMES=lat',
+      '-oo',
+      'AUTODETECT_TYPE=YES',
+      gpkg,
+      csv,
+    ]);
     assert.match(gdalCli('ogrinfo', ['-so', '-al', gpkg]), /when: DateTime/);
     const fc = await load(gpkg);
     assert.equal(fc.features[0]!.properties.when, '2020-01-31T10:20:30Z');

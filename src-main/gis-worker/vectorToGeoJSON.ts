@@ -38,9 +38,7 @@ export async function vectorToGeoJSON(source: string, signal?: AbortSignal, prog
 
     let dst;
     try {
-      const options = progress
-        ? { progress_cb: (f: number) => progress(Math.min(1, Math.max(0, f)), 'Reading features') }
-        : undefined;
+      const options = progress ? { progress_cb: (f: number) => progress(Math.min(1, Math.max(0, f)), 'Reading features') } : undefined;
       dst = await gdal.vectorTranslateAsync(out, opened.ds, args, options);
     } catch (err) {
       throw new BadInputError(`Cannot read the features of ${path}: ${gdalReason(err, path)}`);

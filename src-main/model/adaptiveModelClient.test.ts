@@ -79,10 +79,16 @@ describe('adaptive client: fallbacks and what is remembered', () => {
     assert.equal('tools' in server.requests[1]!, false);
     assert.match(String(server.requests[1]?.messages[0]?.content), /## Calling tools[\s\S]*- layers_load: Loads a file as a layer\./);
     assert.equal(first.turn.text, 'Loading it.');
-    assert.deepEqual(first.turn.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]), [['layers_load', { path: '/d/rivers.gpkg' }]]);
+    assert.deepEqual(
+      first.turn.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]),
+      [['layers_load', { path: '/d/rivers.gpkg' }]],
+    );
     assert.match(first.turn.toolCalls[0]!.id, /^call_/);
     assert.equal(first.text.join(''), 'Loading it.\n', 'the person sees the prose, not the JSON');
-    assert.deepEqual(events.map((e) => e.kind === 'refused' && e.feature), ['tools']);
+    assert.deepEqual(
+      events.map((e) => e.kind === 'refused' && e.feature),
+      ['tools'],
+    );
 
     // A new client for the same endpoint (the app restarted) goes straight to the JSON protocol.
     const again = await turnOf(client(), ask('and now?'));
@@ -112,9 +118,19 @@ describe('adaptive client: fallbacks and what is remembered', () => {
 
   test('under the JSON protocol, reasoning is cut out before the calls are parsed', async () => {
     server.behave({ refuseTools: true });
-    server.script([{ reasoning: 'Maybe {"tool":"layers_load","arguments":{"path":"wrong"}}?', reasoningShape: 'think-tags', text: '{"tool":"layers_load","arguments":{"path":"right"}}', chunkSize: 3 }]);
+    server.script([
+      {
+        reasoning: 'Maybe {"tool":"layers_load","arguments":{"path":"wrong"}}?',
+        reasoningShape: 'think-tags',
+        text: '{"tool":"layers_load","arguments":{"path":"right"}}',
+        chunkSize: 3,
+      },
+    ]);
     const { turn, reasoning } = await turnOf(client(), ask('load'));
-    assert.deepEqual(turn.toolCalls.map((c) => JSON.parse(c.arguments)), [{ path: 'right' }]);
+    assert.deepEqual(
+      turn.toolCalls.map((c) => JSON.parse(c.arguments)),
+      [{ path: 'right' }],
+    );
     assert.match(reasoning.join(''), /wrong/);
   });
 
@@ -144,9 +160,15 @@ describe('adaptive client: fallbacks and what is remembered', () => {
     const first = await turnOf(client(), ask('x', []));
     assert.equal(first.turn.text, 'Plain answer.');
     assert.deepEqual(first.text, ['Plain answer.'], 'shown in one piece');
-    assert.deepEqual(server.requests.map((r) => r.stream), [true, false]);
+    assert.deepEqual(
+      server.requests.map((r) => r.stream),
+      [true, false],
+    );
     await turnOf(client(), ask('y', []));
-    assert.deepEqual(server.requests.map((r) => r.stream), [true, false, false]);
+    assert.deepEqual(
+      server.requests.map((r) => r.stream),
+      [true, false, false],
+    );
     assert.equal(store.get(client().endpoint)?.streaming, 'refused');
   });
 
@@ -178,10 +200,13 @@ describe('adaptive client: fallbacks and what is remembered', () => {
     server.behave({ refuseStreamOptions: true });
     server.script([{ text: 'ok' }]);
     await turnOf(client(), ask('x', []));
-    assert.deepEqual(server.requests.map((r) => [r.stream, 'stream_options' in r]), [
-      [true, true],
-      [true, false],
-    ]);
+    assert.deepEqual(
+      server.requests.map((r) => [r.stream, 'stream_options' in r]),
+      [
+        [true, true],
+        [true, false],
+      ],
+    );
     assert.equal(store.get(client().endpoint)?.streamUsage, 'refused');
     assert.equal(store.get(client().endpoint)?.streaming, 'ok');
   });
@@ -189,7 +214,9 @@ describe('adaptive client: fallbacks and what is remembered', () => {
   for (const status of [401, 403]) {
     test(`HTTP ${status} is raised at once and disables nothing`, async () => {
       // Even with a body that reads like a tools refusal.
-      server.script([{ status, errorBody: { error: { message: 'tools are not supported for this key', type: 'x', param: 'tools', code: null } } }]);
+      server.script([
+        { status, errorBody: { error: { message: 'tools are not supported for this key', type: 'x', param: 'tools', code: null } } },
+      ]);
       await rejectsWith(turnOf(client(), ask('x')), (e) => assert.equal(e.status, status));
       assert.equal(server.requests.length, 1);
       assert.equal(store.get(client().endpoint), null);
@@ -206,7 +233,10 @@ describe('adaptive client: fallbacks and what is remembered', () => {
       assert.equal(server.requests.length, 3, 'the first try and two retries');
       assert.equal(waits.length, 2);
       assert.ok(waits[0]! >= 100 && waits[0]! <= 125 && waits[1]! >= 200 && waits[1]! <= 250, `exponential: ${waits}`);
-      assert.ok(server.requests.every((r) => r.tools && r.stream === true), 'every retry still asks for tools and streaming');
+      assert.ok(
+        server.requests.every((r) => r.tools && r.stream === true),
+        'every retry still asks for tools and streaming',
+      );
       assert.equal(store.get(client().endpoint), null);
     });
   }
@@ -234,7 +264,11 @@ describe('adaptive client: fallbacks and what is remembered', () => {
 
   test('400s that are not refusals of ours are raised and disable nothing', async () => {
     const maxTokens = JSON.parse(readFileSync(join(FIXTURES, 'openai-error-400-unsupported-parameter-max-tokens.json'), 'utf8')) as object;
-    server.script([{ status: 400, errorBody: maxTokens }, { status: 404 }, { status: 400, errorBody: { error: { message: 'model does not support tools' } } }]);
+    server.script([
+      { status: 400, errorBody: maxTokens },
+      { status: 404 },
+      { status: 400, errorBody: { error: { message: 'model does not support tools' } } },
+    ]);
     await rejectsWith(turnOf(client(), ask('x')), (e) => assert.equal(e.status, 400));
     await rejectsWith(turnOf(client(), ask('x')), (e) => assert.equal(e.status, 404));
     // A tools marker, but no tools were sent: nothing to refuse.
@@ -245,7 +279,12 @@ describe('adaptive client: fallbacks and what is remembered', () => {
 
   test('Stop during a backoff wait ends it at once', async () => {
     server.script([{ status: 503, retryAfter: 10 }]);
-    const slow = createOpenAiChatClient({ baseUrl: server.url, model: 'm', capabilities: store, retry: { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 30_000 } });
+    const slow = createOpenAiChatClient({
+      baseUrl: server.url,
+      model: 'm',
+      capabilities: store,
+      retry: { maxRetries: 3, baseDelayMs: 100, maxDelayMs: 30_000 },
+    });
     const controller = new AbortController();
     const promise = turnOf(slow, ask('x'), controller.signal);
     await server.waitForRequests(1);
@@ -260,13 +299,10 @@ describe('adaptive client: fallbacks and what is remembered', () => {
   test('a stream cut mid-way is a clear error and is not retried once text was shown', async () => {
     server.script([{ text: 'This reply will be cut off before it ends.', chunkSize: 4, cutAfterChunks: 4 }, { text: 'not reached' }]);
     const shown: string[] = [];
-    await rejectsWith(
-      client().streamTurn(ask('x'), { signal: new AbortController().signal, onTextDelta: (d) => shown.push(d) }),
-      (e) => {
-        assert.match(e.message, /^The model's stream ended early/);
-        assert.equal(e.status, null);
-      },
-    );
+    await rejectsWith(client().streamTurn(ask('x'), { signal: new AbortController().signal, onTextDelta: (d) => shown.push(d) }), (e) => {
+      assert.match(e.message, /^The model's stream ended early/);
+      assert.equal(e.status, null);
+    });
     assert.ok(shown.length > 0);
     assert.equal(server.requests.length, 1);
     assert.equal(store.get(client().endpoint), null, 'a cut is an outage: nothing learnt from it');
@@ -296,11 +332,24 @@ describe('adaptive client: reasoning in the Chat Completions shapes', () => {
   beforeEach(() => {
     store = memoryCapabilityStore();
   });
-  const client = () => createOpenAiChatClient({ baseUrl: server.url, model: 'r1', capabilities: store, retry: { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 } });
+  const client = () =>
+    createOpenAiChatClient({
+      baseUrl: server.url,
+      model: 'r1',
+      capabilities: store,
+      retry: { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0 },
+    });
 
   for (const shape of ['reasoning_content', 'reasoning', 'think-tags'] as const) {
     test(`${shape}: shown live as reasoning, kept out of the answer`, async () => {
-      server.script([{ reasoning: 'The CRS is geographic; reproject first.', reasoningShape: shape, text: 'Reproject to EPSG:3857 first.', chunkSize: 3 }]);
+      server.script([
+        {
+          reasoning: 'The CRS is geographic; reproject first.',
+          reasoningShape: shape,
+          text: 'Reproject to EPSG:3857 first.',
+          chunkSize: 3,
+        },
+      ]);
       const { turn, text, reasoning } = await turnOf(client(), ask('buffer 5 km', []));
       assert.equal(reasoning.join(''), 'The CRS is geographic; reproject first.');
       assert.equal(text.join(''), 'Reproject to EPSG:3857 first.');
@@ -315,7 +364,12 @@ describe('adaptive client: reasoning in the Chat Completions shapes', () => {
       tools: [LOAD],
       messages: [
         { role: 'user', content: 'load a' },
-        { role: 'assistant', content: '', reasoning: 'Need to load a.', toolCalls: [{ id: 'c1', name: 'layers_load', arguments: '{"path":"a"}' }] },
+        {
+          role: 'assistant',
+          content: '',
+          reasoning: 'Need to load a.',
+          toolCalls: [{ id: 'c1', name: 'layers_load', arguments: '{"path":"a"}' }],
+        },
         { role: 'tool', toolCallId: 'c1', content: '{"ok":true}' },
         { role: 'assistant', content: 'Loaded.', reasoning: 'Say so.' },
         { role: 'user', content: 'again' },
@@ -329,7 +383,17 @@ describe('adaptive client: reasoning in the Chat Completions shapes', () => {
     server.reset();
     const deepseek = (body: { messages: { role: string; tool_calls?: unknown; reasoning_content?: unknown }[] }) =>
       body.messages.some((m) => m.role === 'assistant' && m.tool_calls && m.reasoning_content === undefined)
-        ? { status: 400, errorBody: { error: { message: 'Missing `reasoning_content` field in the assistant message at message index 1.', type: 'invalid_request_error', param: null, code: 'invalid_request_error' } } }
+        ? {
+            status: 400,
+            errorBody: {
+              error: {
+                message: 'Missing `reasoning_content` field in the assistant message at message index 1.',
+                type: 'invalid_request_error',
+                param: null,
+                code: 'invalid_request_error',
+              },
+            },
+          }
         : { text: 'ok' };
     server.script([deepseek, deepseek, deepseek]);
     assert.equal((await turnOf(client(), history)).turn.text, 'ok');

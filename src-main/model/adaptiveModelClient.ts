@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  UNKNOWN_CAPABILITIES,
-  endpointHash,
-  type CapabilityStore,
-  type EndpointCapabilities,
-} from './endpointCapabilities.js';
+import { UNKNOWN_CAPABILITIES, endpointHash, type CapabilityStore, type EndpointCapabilities } from './endpointCapabilities.js';
 import { createJsonCallHoldback, parseJsonToolCalls, toJsonProtocolRequest } from './jsonToolProtocol.js';
 import { HttpModelError, ModelError, type ModelClient, type ModelTurn, type StreamCallbacks, type TurnRequest } from './modelClient.js';
 import { refusalOf, type Refusal } from './refusals.js';
@@ -129,7 +124,13 @@ function withRefusal(caps: EndpointCapabilities, refusal: Refusal): EndpointCapa
   }
 }
 
-function learnt(caps: EndpointCapabilities, result: WireResult, wire: WireAttempt, sentTools: boolean, sawTags: boolean): EndpointCapabilities {
+function learnt(
+  caps: EndpointCapabilities,
+  result: WireResult,
+  wire: WireAttempt,
+  sentTools: boolean,
+  sawTags: boolean,
+): EndpointCapabilities {
   const next = { ...caps };
   if (wire.stream) {
     // Answering one JSON body to a stream request is a refusal, not an empty answer.

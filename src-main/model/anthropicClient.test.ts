@@ -20,7 +20,11 @@ const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shar
 const present = existsSync(FIXTURES);
 if (!present) console.log(`# skipping Anthropic fixture replays: ${FIXTURES} is absent`);
 
-const WEATHER: ModelTool = { name: 'weather', description: 'Weather for a place.', parameters: { type: 'object', properties: { location: { type: 'string' } } } };
+const WEATHER: ModelTool = {
+  name: 'weather',
+  description: 'Weather for a place.',
+  parameters: { type: 'object', properties: { location: { type: 'string' } } },
+};
 const ask = (text: string, tools: ModelTool[] = [WEATHER]): TurnRequest => ({
   messages: [
     { role: 'system', content: 'You are Mapwright.' },
@@ -32,18 +36,31 @@ const ask = (text: string, tools: ModelTool[] = [WEATHER]): TurnRequest => ({
 async function turnOf(client: ModelClient, request: TurnRequest) {
   const text: string[] = [];
   const reasoning: string[] = [];
-  const turn = await client.streamTurn(request, { signal: new AbortController().signal, onTextDelta: (d) => text.push(d), onReasoningDelta: (d) => reasoning.push(d) });
+  const turn = await client.streamTurn(request, {
+    signal: new AbortController().signal,
+    onTextDelta: (d) => text.push(d),
+    onReasoningDelta: (d) => reasoning.push(d),
+  });
   return { turn, text, reasoning };
 }
 
 /** What a recorded stream holds, by a line split that knows nothing of the client. */
 function factsOf(file: string) {
-  const facts = { text: '', thinking: '', signature: '', tools: new Map<number, { id: string; name: string; json: string }>(), stop: '', input: 0, output: 0 };
+  const facts = {
+    text: '',
+    thinking: '',
+    signature: '',
+    tools: new Map<number, { id: string; name: string; json: string }>(),
+    stop: '',
+    input: 0,
+    output: 0,
+  };
   for (const line of readFileSync(join(FIXTURES, file), 'utf8').split('\n')) {
     if (!line.startsWith('data: ')) continue;
     const d = JSON.parse(line.slice(6));
     if (d.type === 'message_start') facts.input = d.message.usage.input_tokens;
-    if (d.type === 'content_block_start' && d.content_block.type === 'tool_use') facts.tools.set(d.index, { id: d.content_block.id, name: d.content_block.name, json: '' });
+    if (d.type === 'content_block_start' && d.content_block.type === 'tool_use')
+      facts.tools.set(d.index, { id: d.content_block.id, name: d.content_block.name, json: '' });
     if (d.type === 'content_block_delta') {
       if (d.delta.type === 'text_delta') facts.text += d.delta.text;
       if (d.delta.type === 'thinking_delta') facts.thinking += d.delta.thinking;
@@ -65,7 +82,10 @@ describe('Anthropic client: recorded streams through the scripted server', { ski
   const replay = (file: string, slice: number, status = 200) => {
     const contentType = file.endsWith('.sse') ? 'text/event-stream' : 'application/json';
     server.script([{ raw: { body: readFileSync(join(FIXTURES, file)), contentType, status }, rawSliceBytes: slice }]);
-    return turnOf(createAnthropicClient({ baseUrl: server.url, model: 'claude-sonnet-4-20250514', apiKey: 'k', retry: NO_RETRY }), ask('hi'));
+    return turnOf(
+      createAnthropicClient({ baseUrl: server.url, model: 'claude-sonnet-4-20250514', apiKey: 'k', retry: NO_RETRY }),
+      ask('hi'),
+    );
   };
 
   for (const slice of [0, 7]) {
@@ -105,7 +125,10 @@ describe('Anthropic client: recorded streams through the scripted server', { ski
         turn.toolCalls.map((c) => [c.id, c.name, JSON.parse(c.arguments)]),
         [...facts.tools.values()].map((t) => [t.id, t.name, JSON.parse(t.json)]),
       );
-      assert.deepEqual(turn.toolCalls.map((c) => c.name), ['add', 'multiply']);
+      assert.deepEqual(
+        turn.toolCalls.map((c) => c.name),
+        ['add', 'multiply'],
+      );
     });
   }
 
@@ -114,7 +137,9 @@ describe('Anthropic client: recorded streams through the scripted server', { ski
     const { turn, reasoning } = await replay('anthropic-messages-response-thinking-tool-use.json', 0);
     assert.deepEqual(turn.thinking, [{ type: 'thinking', thinking: message.content[0].thinking, signature: message.content[0].signature }]);
     assert.equal(reasoning.join(''), message.content[0].thinking);
-    assert.deepEqual(turn.toolCalls, [{ id: 'toolu_014azqsWLU8Djh6RhmBGRC2u', name: 'weather', arguments: '{"location":"Florence, Italy"}' }]);
+    assert.deepEqual(turn.toolCalls, [
+      { id: 'toolu_014azqsWLU8Djh6RhmBGRC2u', name: 'weather', arguments: '{"location":"Florence, Italy"}' },
+    ]);
     assert.deepEqual(turn.usage, { inputTokens: 424, outputTokens: 118 });
   });
 
@@ -136,7 +161,14 @@ describe('Anthropic client against the scripted Messages wire', () => {
     store = memoryCapabilityStore();
   });
   const client = (thinkingBudget: number | null = null) =>
-    createAnthropicClient({ baseUrl: server.url, model: 'claude-test', apiKey: 'sk-ant-test', thinkingBudget, capabilities: store, retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 10 } });
+    createAnthropicClient({
+      baseUrl: server.url,
+      model: 'claude-test',
+      apiKey: 'sk-ant-test',
+      thinkingBudget,
+      capabilities: store,
+      retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 10 },
+    });
 
   test('the request: system apart, tools with input_schema, key headers, thinking off until a budget is set', async () => {
     server.script([{ text: 'ok' }, { text: 'ok' }]);
@@ -159,10 +191,20 @@ describe('Anthropic client against the scripted Messages wire', () => {
   });
 
   test('signed thinking blocks are replayed verbatim and first; tool results follow as user blocks', async () => {
-    server.script([{ reasoning: 'Florence is in Tuscany.', signature: 'EqQBCkgIAxABGAIiQL+sig==', toolCalls: [{ name: 'weather', arguments: { location: 'Florence' } }], chunkSize: 2 }, { text: 'Sunny.' }]);
+    server.script([
+      {
+        reasoning: 'Florence is in Tuscany.',
+        signature: 'EqQBCkgIAxABGAIiQL+sig==',
+        toolCalls: [{ name: 'weather', arguments: { location: 'Florence' } }],
+        chunkSize: 2,
+      },
+      { text: 'Sunny.' },
+    ]);
     const first = await turnOf(client(1024), ask('weather?'));
     const call = first.turn.toolCalls[0]!;
-    assert.deepEqual(first.turn.thinking, [{ type: 'thinking', thinking: 'Florence is in Tuscany.', signature: 'EqQBCkgIAxABGAIiQL+sig==' }]);
+    assert.deepEqual(first.turn.thinking, [
+      { type: 'thinking', thinking: 'Florence is in Tuscany.', signature: 'EqQBCkgIAxABGAIiQL+sig==' },
+    ]);
     assert.deepEqual(JSON.parse(call.arguments), { location: 'Florence' }, 'input_json_delta in 2-character pieces');
     await turnOf(client(1024), {
       tools: [WEATHER],
@@ -187,7 +229,10 @@ describe('Anthropic client against the scripted Messages wire', () => {
     server.behave({ refuseTools: true });
     server.script([{ text: '{"tool":"weather","arguments":{"location":"Oslo"}}' }]);
     const { turn } = await turnOf(client(), ask('weather?'));
-    assert.deepEqual(turn.toolCalls.map((c) => c.name), ['weather']);
+    assert.deepEqual(
+      turn.toolCalls.map((c) => c.name),
+      ['weather'],
+    );
     assert.equal(server.requests.length, 2);
     assert.equal('tools' in server.requests[1]!, false);
     assert.match(String((server.requests[1] as unknown as { system: string }).system), /## Calling tools/);
@@ -200,7 +245,10 @@ describe('Anthropic client against the scripted Messages wire', () => {
     const { turn, reasoning } = await turnOf(client(), ask('x', []));
     assert.equal(turn.text, 'Plain.');
     assert.deepEqual(reasoning, ['r']);
-    assert.deepEqual(server.requests.map((r) => r.stream), [true, false]);
+    assert.deepEqual(
+      server.requests.map((r) => r.stream),
+      [true, false],
+    );
   });
 
   test('overloaded (529) and 5xx are retried; 401 is not', async () => {
@@ -210,7 +258,10 @@ describe('Anthropic client against the scripted Messages wire', () => {
     const learnt = store.get(client().endpoint);
     server.reset();
     server.script([{ status: 401 }, { text: 'not reached' }]);
-    await assert.rejects(turnOf(client(), ask('x')), (e: unknown) => e instanceof ModelError && e.status === 401 && /authentication_error/.test(e.message));
+    await assert.rejects(
+      turnOf(client(), ask('x')),
+      (e: unknown) => e instanceof ModelError && e.status === 401 && /authentication_error/.test(e.message),
+    );
     assert.equal(server.requests.length, 1);
     assert.deepEqual(store.get(client().endpoint), learnt, 'an outage changes nothing that was learnt');
   });

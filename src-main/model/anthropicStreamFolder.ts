@@ -143,7 +143,12 @@ export function createAnthropicStreamFolder(deltas: AnthropicDeltas): AnthropicS
       if (!done) parser.feed('\n\n');
       if (failure) throw failure;
       if (!done && stopReason === null) throw streamEndedEarly('the turn never finished');
-      return turnOf([...blocks.entries()].sort(([a], [b]) => a - b).map(([, b]) => b), stopReason, inputTokens, outputTokens);
+      return turnOf(
+        [...blocks.entries()].sort(([a], [b]) => a - b).map(([, b]) => b),
+        stopReason,
+        inputTokens,
+        outputTokens,
+      );
     },
   };
 }

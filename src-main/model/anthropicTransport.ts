@@ -28,7 +28,10 @@ export function createAnthropicTransport(options: AnthropicTransportOptions): Wi
     baseUrl: options.baseUrl,
     model: options.model,
     async send(request: TurnRequest, attempt: WireAttempt, sink: WireSink, signal: AbortSignal): Promise<WireResult> {
-      const body = buildAnthropicRequestBody(options.model, request, { stream: attempt.stream, thinkingBudget: options.thinkingBudget ?? null });
+      const body = buildAnthropicRequestBody(options.model, request, {
+        stream: attempt.stream,
+        thinkingBudget: options.thinkingBudget ?? null,
+      });
       const response = await postJson(url, headers, body, signal, options.apiKey ?? null);
       const deltas: AnthropicDeltas = { text: (d) => sink.content(d), thinking: (d) => sink.reasoning(d) };
       try {
@@ -37,7 +40,12 @@ export function createAnthropicTransport(options: AnthropicTransportOptions): Wi
         if (contentType.includes('text/event-stream')) {
           const folder = createAnthropicStreamFolder(deltas);
           try {
-            await pumpBody(response, (text) => folder.feed(text), () => folder.done, signal);
+            await pumpBody(
+              response,
+              (text) => folder.feed(text),
+              () => folder.done,
+              signal,
+            );
           } catch (error) {
             if (!(error instanceof ModelError && !error.aborted && folder.finished)) throw error;
           }
@@ -49,7 +57,9 @@ export function createAnthropicTransport(options: AnthropicTransportOptions): Wi
           try {
             parsed = JSON.parse(text);
           } catch {
-            throw new ModelError(`The model endpoint at ${url} did not answer with a Message (${contentType || 'no content type'}). Check the URL.`);
+            throw new ModelError(
+              `The model endpoint at ${url} did not answer with a Message (${contentType || 'no content type'}). Check the URL.`,
+            );
           }
           if (isRecord(parsed) && parsed.type === 'error') {
             const error = isRecord(parsed.error) ? parsed.error : {};

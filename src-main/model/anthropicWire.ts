@@ -75,13 +75,15 @@ export function buildAnthropicRequestBody(
       case 'assistant': {
         const blocks: AnthropicBlock[] = [...(message.thinking ?? []).map((b) => ({ ...b }))];
         if (message.content !== '') blocks.push({ type: 'text', text: message.content });
-        for (const call of message.toolCalls ?? []) blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: inputOf(call.arguments) });
+        for (const call of message.toolCalls ?? [])
+          blocks.push({ type: 'tool_use', id: call.id, name: call.name, input: inputOf(call.arguments) });
         add('assistant', blocks);
         break;
       }
     }
   }
-  const budget = options.thinkingBudget !== null && options.thinkingBudget >= MIN_THINKING_BUDGET ? Math.floor(options.thinkingBudget) : null;
+  const budget =
+    options.thinkingBudget !== null && options.thinkingBudget >= MIN_THINKING_BUDGET ? Math.floor(options.thinkingBudget) : null;
   const body: AnthropicRequestBody = {
     model,
     max_tokens: budget === null ? ANSWER_TOKENS : budget + ANSWER_TOKENS,

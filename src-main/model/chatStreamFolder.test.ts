@@ -4,8 +4,7 @@ import { createChatStreamFolder } from './chatStreamFolder.js';
 import { ModelError } from './modelClient.js';
 
 /** SSE text of the given chunk objects, the way servers frame them. */
-const sse = (...events: (object | string)[]) =>
-  events.map((e) => `data: ${typeof e === 'string' ? e : JSON.stringify(e)}\n\n`).join('');
+const sse = (...events: (object | string)[]) => events.map((e) => `data: ${typeof e === 'string' ? e : JSON.stringify(e)}\n\n`).join('');
 const delta = (value: object, finish: string | null = null) => ({ choices: [{ index: 0, delta: value, finish_reason: finish }] });
 const call = (fields: object) => delta({ tool_calls: [fields] });
 
@@ -19,7 +18,13 @@ function fold(text: string, sliceSize = 0) {
 
 describe('chat stream folder', () => {
   test('survives being fed one character at a time, CRLF framing included', () => {
-    const body = sse(delta({ role: 'assistant', content: '' }), delta({ content: 'Hé' }), delta({ content: 'llo' }), delta({}, 'stop'), '[DONE]');
+    const body = sse(
+      delta({ role: 'assistant', content: '' }),
+      delta({ content: 'Hé' }),
+      delta({ content: 'llo' }),
+      delta({}, 'stop'),
+      '[DONE]',
+    );
     for (const text of [body, body.replace(/\n/g, '\r\n')]) {
       const { turn, deltas } = fold(text, 1);
       assert.deepEqual(deltas, ['Hé', 'llo']);
@@ -71,22 +76,34 @@ describe('chat stream folder', () => {
   });
 
   test('neither [DONE] nor finish_reason: ended early', () => {
-    assert.throws(() => fold(sse(delta({ content: 'hi' }))), (e: unknown) => e instanceof ModelError && /ended early/.test(e.message));
+    assert.throws(
+      () => fold(sse(delta({ content: 'hi' }))),
+      (e: unknown) => e instanceof ModelError && /ended early/.test(e.message),
+    );
   });
 
   test('a cut inside a JSON event is an early end, not a parse crash', () => {
     const text = sse(delta({ content: 'hi' }), delta({}, 'stop')).slice(0, -20);
-    assert.throws(() => fold(text), (e: unknown) => e instanceof ModelError && /ended early/.test(e.message));
+    assert.throws(
+      () => fold(text),
+      (e: unknown) => e instanceof ModelError && /ended early/.test(e.message),
+    );
   });
 
   test('an error object inside the stream becomes a ModelError with its message and code', () => {
     const text = sse(delta({ content: 'par' }), { error: { message: 'Provider returned error', code: 502 } });
-    assert.throws(() => fold(text), (e: unknown) => e instanceof ModelError && e.message === 'Provider returned error' && e.status === 502);
+    assert.throws(
+      () => fold(text),
+      (e: unknown) => e instanceof ModelError && e.message === 'Provider returned error' && e.status === 502,
+    );
   });
 
   test('a plain-text `event: error` becomes a ModelError', () => {
     const text = `${sse(delta({ content: 'x' }))}event: error\ndata: upstream timed out\n\n`;
-    assert.throws(() => fold(text), (e: unknown) => e instanceof ModelError && e.message === 'upstream timed out');
+    assert.throws(
+      () => fold(text),
+      (e: unknown) => e instanceof ModelError && e.message === 'upstream timed out',
+    );
   });
 
   test('usage sent on every chunk: the last one wins; comments and keep-alives are ignored', () => {

@@ -160,9 +160,7 @@ function readUsage(raw: unknown): ModelTurn['usage'] {
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content
-    .map((part) => (isRecord(part) && part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
-    .join('');
+  return content.map((part) => (isRecord(part) && part.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('');
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

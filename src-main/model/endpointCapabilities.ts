@@ -37,7 +37,9 @@ export interface CapabilityStore {
 
 /** `wire`, URL (normalised: case of scheme and host, trailing slashes, the path suffix) and model. */
 export function endpointHash(wire: string, url: string, model: string): string {
-  return createHash('sha256').update(`${wire}\n${normaliseEndpointUrl(url)}\n${model.trim()}`).digest('hex');
+  return createHash('sha256')
+    .update(`${wire}\n${normaliseEndpointUrl(url)}\n${model.trim()}`)
+    .digest('hex');
 }
 
 export function normaliseEndpointUrl(url: string): string {

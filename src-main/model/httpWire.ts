@@ -18,17 +18,38 @@ import { httpErrorMessage } from './wireErrors.js';
 export const MAX_MODEL_REDIRECTS = 3;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-export async function postJson(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal, secret: string | null = null): Promise<Response> {
+export async function postJson(
+  url: string,
+  headers: Record<string, string>,
+  body: unknown,
+  signal: AbortSignal,
+  secret: string | null = null,
+): Promise<Response> {
   if (signal.aborted) throw stoppedError();
-  const response = await fetchSameOrigin(url, { method: 'POST', headers, body: JSON.stringify(body) }, signal, secret, (error) =>
-    new ModelError(`The model endpoint could not be reached at ${url} (${describeCause(error)}).`),
+  const response = await fetchSameOrigin(
+    url,
+    { method: 'POST', headers, body: JSON.stringify(body) },
+    signal,
+    secret,
+    (error) => new ModelError(`The model endpoint could not be reached at ${url} (${describeCause(error)}).`),
   );
   if (!response.ok) throw await httpError(response, signal, secret);
   return response;
 }
 
-export async function getJson(url: string, headers: Record<string, string>, signal: AbortSignal, secret: string | null = null): Promise<unknown> {
-  const response = await fetchSameOrigin(url, { method: 'GET', headers }, signal, secret, (error) => new ModelError(`${url} could not be reached (${describeCause(error)}).`));
+export async function getJson(
+  url: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  secret: string | null = null,
+): Promise<unknown> {
+  const response = await fetchSameOrigin(
+    url,
+    { method: 'GET', headers },
+    signal,
+    secret,
+    (error) => new ModelError(`${url} could not be reached (${describeCause(error)}).`),
+  );
   if (!response.ok) throw await httpError(response, signal, secret);
   const text = await readText(response, signal);
   try {
@@ -82,7 +103,9 @@ export async function fetchSameOrigin(
     try {
       next = new URL(location, current);
     } catch {
-      throw new ModelError(redact(`The model endpoint at ${url} redirected to an address that is not a URL (${location.slice(0, 200)}).`, secret));
+      throw new ModelError(
+        redact(`The model endpoint at ${url} redirected to an address that is not a URL (${location.slice(0, 200)}).`, secret),
+      );
     }
     if (originOf(next) !== origin) throw crossOriginRedirect(next, secret);
     if (redirects >= MAX_MODEL_REDIRECTS) {
@@ -103,7 +126,9 @@ function crossOriginRedirect(target: URL, secret: string | null): ModelError {
   const shown = /^https?:$/.test(target.protocol) ? target.origin : `${target.protocol}//${target.host}`;
   const base = `${shown}${target.pathname.replace(/\/(?:chat\/completions|messages|models)\/?$/i, '').replace(/\/+$/, '')}`;
   const what = secret ? 'Mapwright does not send your key there' : 'Mapwright sends your conversation only to the address you set';
-  return new ModelError(redact(`The model endpoint redirected to another origin (${shown}); ${what}. Set the address to ${base} if you trust it.`, secret));
+  return new ModelError(
+    redact(`The model endpoint redirected to another origin (${shown}); ${what}. Set the address to ${base} if you trust it.`, secret),
+  );
 }
 
 /**
@@ -112,7 +137,12 @@ function crossOriginRedirect(target: URL, secret: string | null): ModelError {
  */
 async function httpError(response: Response, signal: AbortSignal, secret: string | null): Promise<HttpModelError> {
   const text = redact(await readText(response, signal).catch(() => ''), secret);
-  return new HttpModelError(httpErrorMessage(text, response.status, response.statusText), response.status, text, retryAfterMsOf(response.headers));
+  return new HttpModelError(
+    httpErrorMessage(text, response.status, response.statusText),
+    response.status,
+    text,
+    retryAfterMsOf(response.headers),
+  );
 }
 
 export function redact(text: string, secret: string | null): string {
@@ -133,7 +163,12 @@ export async function readText(response: Response, signal: AbortSignal): Promise
  * Hands the body's text to `onText` as it arrives (UTF-8 decoded across reads) until it
  * ends or `isDone()` says the end marker came. A stream folder parses the text.
  */
-export async function pumpBody(response: Response, onText: (text: string) => void, isDone: () => boolean, signal: AbortSignal): Promise<void> {
+export async function pumpBody(
+  response: Response,
+  onText: (text: string) => void,
+  isDone: () => boolean,
+  signal: AbortSignal,
+): Promise<void> {
   if (!response.body) return;
   const reader = response.body.getReader();
   const decoder = new TextDecoder();

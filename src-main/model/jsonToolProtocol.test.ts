@@ -1,11 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import {
-  createJsonCallHoldback,
-  jsonToolInstructions,
-  parseJsonToolCalls,
-  toJsonProtocolRequest,
-} from './jsonToolProtocol.js';
+import { createJsonCallHoldback, jsonToolInstructions, parseJsonToolCalls, toJsonProtocolRequest } from './jsonToolProtocol.js';
 import type { ModelTool } from './modelClient.js';
 
 const TOOLS = ['layers_load', 'inspect_list_layers'];
@@ -19,9 +14,14 @@ describe('JSON-in-prompt tool protocol: parsing replies', () => {
   });
 
   test('several calls, one per line, in a fence', () => {
-    const out = calls('Both:\n```json\n{"tool":"layers_load","arguments":{"path":"a"}}\n{"tool":"inspect_list_layers","arguments":{}}\n```');
+    const out = calls(
+      'Both:\n```json\n{"tool":"layers_load","arguments":{"path":"a"}}\n{"tool":"inspect_list_layers","arguments":{}}\n```',
+    );
     assert.equal(out.text, 'Both:');
-    assert.deepEqual(out.calls.map((c) => c.name), ['layers_load', 'inspect_list_layers']);
+    assert.deepEqual(
+      out.calls.map((c) => c.name),
+      ['layers_load', 'inspect_list_layers'],
+    );
   });
 
   test('other shapes models write: name/parameters, function objects, string arguments, arrays, <tool_call> tags', () => {
@@ -30,14 +30,18 @@ describe('JSON-in-prompt tool protocol: parsing replies', () => {
       { name: 'layers_load', arguments: '{"path":"b"}' },
     ]);
     assert.deepEqual(calls('[{"tool":"inspect_list_layers"},{"tool":"layers_load","arguments":{"path":"c"}}]').calls.length, 2);
-    assert.deepEqual(calls('{"tool_calls":[{"name":"inspect_list_layers","arguments":{}}]}').calls, [{ name: 'inspect_list_layers', arguments: '{}' }]);
+    assert.deepEqual(calls('{"tool_calls":[{"name":"inspect_list_layers","arguments":{}}]}').calls, [
+      { name: 'inspect_list_layers', arguments: '{}' },
+    ]);
     const tagged = calls('<tool_call>\n{"name": "layers_load", "arguments": {"path": "d"}}\n</tool_call>');
     assert.equal(tagged.text, '');
     assert.equal(tagged.calls.length, 1);
   });
 
   test('the namespace.name id is taken for the wire name; trailing commas are forgiven', () => {
-    assert.deepEqual(calls('{"tool":"layers.load","arguments":{"path":"a",},}').calls, [{ name: 'layers_load', arguments: '{"path":"a"}' }]);
+    assert.deepEqual(calls('{"tool":"layers.load","arguments":{"path":"a",},}').calls, [
+      { name: 'layers_load', arguments: '{"path":"a"}' },
+    ]);
   });
 
   test('JSON that is not a call of an offered tool stays text', () => {
@@ -57,7 +61,11 @@ describe('JSON-in-prompt tool protocol: parsing replies', () => {
 });
 
 describe('JSON-in-prompt tool protocol: requests', () => {
-  const tool: ModelTool = { name: 'layers_load', description: 'Loads a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } };
+  const tool: ModelTool = {
+    name: 'layers_load',
+    description: 'Loads a file.',
+    parameters: { type: 'object', properties: { path: { type: 'string' } } },
+  };
 
   test('instructions list each tool with its schema and the exact form', () => {
     const text = jsonToolInstructions([tool]);

@@ -145,7 +145,10 @@ export function createJsonCallHoldback(): JsonCallHoldback {
 }
 
 function normaliseName(name: string): string {
-  return name.trim().toLowerCase().replace(/[.\-/]/g, '_');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[.\-/]/g, '_');
 }
 
 function nextOpening(text: string, from: number): number {

@@ -29,9 +29,7 @@ export interface AssistantModelMessage {
  * A reasoning block as Anthropic sent it. Opaque to us: the signature (or the redacted
  * data) must go back byte for byte or the API rejects the request.
  */
-export type ThinkingBlock =
-  | { type: 'thinking'; thinking: string; signature: string }
-  | { type: 'redacted_thinking'; data: string };
+export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
 
 export interface ModelTool {
   /** Wire name, `namespace_name`. */

@@ -8,7 +8,11 @@ describe('model config from the environment', () => {
       ok: true,
       config: { wire: 'openai', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5', apiKey: null },
     });
-    const keyed = readModelConfig({ MAPWRIGHT_MODEL_URL: 'https://api.openai.com/v1', MAPWRIGHT_MODEL: 'gpt-4o', MAPWRIGHT_API_KEY: ' sk-1 ' });
+    const keyed = readModelConfig({
+      MAPWRIGHT_MODEL_URL: 'https://api.openai.com/v1',
+      MAPWRIGHT_MODEL: 'gpt-4o',
+      MAPWRIGHT_API_KEY: ' sk-1 ',
+    });
     assert.ok(keyed.ok);
     assert.equal(keyed.config.apiKey, 'sk-1');
   });
@@ -32,7 +36,11 @@ describe('model config from the environment', () => {
   });
 
   test('MAPWRIGHT_MODEL_PROVIDER=anthropic picks the Messages wire', () => {
-    const result = readModelConfig({ MAPWRIGHT_MODEL_URL: 'https://api.anthropic.com', MAPWRIGHT_MODEL: 'claude', MAPWRIGHT_MODEL_PROVIDER: 'Anthropic' });
+    const result = readModelConfig({
+      MAPWRIGHT_MODEL_URL: 'https://api.anthropic.com',
+      MAPWRIGHT_MODEL: 'claude',
+      MAPWRIGHT_MODEL_PROVIDER: 'Anthropic',
+    });
     assert.ok(result.ok && result.config.wire === 'anthropic');
   });
 });

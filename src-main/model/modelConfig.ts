@@ -47,5 +47,8 @@ export function readModelConfig(env: Record<string, string | undefined> = proces
   if (provider !== '' && provider !== 'openai' && provider !== 'anthropic') {
     return { ok: false, help: `MAPWRIGHT_MODEL_PROVIDER must be openai or anthropic (got "${provider}").\n${MODEL_CONFIG_HELP}` };
   }
-  return { ok: true, config: { wire: provider === 'anthropic' ? 'anthropic' : 'openai', baseUrl, model, apiKey: apiKey === '' ? null : apiKey } };
+  return {
+    ok: true,
+    config: { wire: provider === 'anthropic' ? 'anthropic' : 'openai', baseUrl, model, apiKey: apiKey === '' ? null : apiKey },
+  };
 }

@@ -60,7 +60,10 @@ export function createModelProvider(deps: ModelProviderDeps): ModelProvider {
     return { ok: true, source: 'settings', config: saved };
   }
 
-  function clientFor(config: EndpointConfig, extra: { onEvent?: (event: AdaptiveEvent) => void; retry?: RetryPolicy } = {}): AdaptiveModelClient {
+  function clientFor(
+    config: EndpointConfig,
+    extra: { onEvent?: (event: AdaptiveEvent) => void; retry?: RetryPolicy } = {},
+  ): AdaptiveModelClient {
     const common = { baseUrl: config.url, model: config.model, apiKey: config.apiKey, capabilities: deps.capabilities, ...extra };
     if (config.wire === 'anthropic') return createAnthropicClient({ ...common, thinkingBudget: config.thinkingBudget });
     // OpenRouter ranks apps by these; harmless elsewhere, so only sent there.

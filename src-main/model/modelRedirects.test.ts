@@ -215,7 +215,10 @@ describe('model requests and redirects', () => {
   test('without a key the refusal says what is kept instead', async () => {
     const client = createOpenAiChatClient({ baseUrl: `${front.origin}/away/v1`, model: 'scripted-model', apiKey: null, retry: NO_RETRY });
     const error = await failureOf(turnOf(client));
-    assert.match(error.message, /another origin \(http:\/\/127\.0\.0\.1:\d+\); Mapwright sends your conversation only to the address you set/);
+    assert.match(
+      error.message,
+      /another origin \(http:\/\/127\.0\.0\.1:\d+\); Mapwright sends your conversation only to the address you set/,
+    );
     assert.equal(other.seen.length, 0);
   });
 });

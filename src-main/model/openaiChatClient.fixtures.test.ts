@@ -163,7 +163,10 @@ describe('OpenAI chat client: recorded provider streams', { skip: !present && 'f
       assert.equal(turn.text, "I'll check the weather in Florence, Italy for you.");
       assert.equal(reasoning.join(''), joinedDeltas(file, 'reasoning_content'));
       // File: one chunk holds the whole call, arguments {"location":"Florence"}.
-      assert.deepEqual(turn.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]), [['weather', { location: 'Florence' }]]);
+      assert.deepEqual(
+        turn.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]),
+        [['weather', { location: 'Florence' }]],
+      );
     });
 
     test(`<think> inside content, escaped as \\u003C: hosted DeepSeek-R1${how}`, async () => {
@@ -180,7 +183,10 @@ describe('OpenAI chat client: recorded provider streams', { skip: !present && 'f
     const { turn, reasoning } = await replay(file);
     assert.equal(reasoning.join(''), joinedDeltas(file, 'reasoning_content'));
     assert.equal(turn.text, '');
-    assert.deepEqual(turn.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]), [['weather', { location: 'Florence, Italy' }]]);
+    assert.deepEqual(
+      turn.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)]),
+      [['weather', { location: 'Florence, Italy' }]],
+    );
   });
 
   test('Ollama, not streamed: <think> inline in message.content is cut out', async () => {
@@ -273,8 +279,14 @@ describe('OpenAI chat client: recorded provider streams', { skip: !present && 'f
       { raw: { body: readFileSync(join(FIXTURES, 'openai-chat-response-tool-call.json')), contentType: 'application/json' } },
     ]);
     const client = createOpenAiChatClient({ baseUrl: server.url, model: 'o1', retry: NO_RETRY });
-    const turn = await client.streamTurn({ messages: [{ role: 'user', content: 'hi' }], tools: [] }, { signal: new AbortController().signal, onTextDelta: () => undefined });
-    assert.deepEqual(server.requests.map((r) => r.stream), [true, false]);
+    const turn = await client.streamTurn(
+      { messages: [{ role: 'user', content: 'hi' }], tools: [] },
+      { signal: new AbortController().signal, onTextDelta: () => undefined },
+    );
+    assert.deepEqual(
+      server.requests.map((r) => r.stream),
+      [true, false],
+    );
     assert.equal(turn.toolCalls[0]?.name, 'weather');
     assert.equal(client.capabilities().streaming, 'refused');
   });

@@ -4,11 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import {
-  NO_MORE_STEPS_TEXT,
-  startScriptedModelServer,
-  type ScriptedModelServer,
-} from '../../e2e/model-server/scriptedModelServer.js';
+import { NO_MORE_STEPS_TEXT, startScriptedModelServer, type ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
 import { ModelError, type ModelClient, type ModelTool, type TurnRequest } from './modelClient.js';
 import { createOpenAiChatClient } from './openaiChatClient.js';
 import { NO_RETRY } from './retryPolicy.js';
@@ -169,7 +165,10 @@ describe('OpenAI chat client against the scripted model server', () => {
   test('a server that ignores stream:true still yields a turn, its text forwarded once; then it is asked plainly', async () => {
     // Its own client: it remembers the refusal, which would change the other tests' requests.
     const own = createOpenAiChatClient({ baseUrl: server.url, model: 'test-model', retry: NO_RETRY });
-    server.script([{ text: 'Whole answer.', toolCalls: [{ name: 'layers_load', arguments: { path: 'a' }, id: 'c' }], ignoreStream: true }, { text: 'Next.' }]);
+    server.script([
+      { text: 'Whole answer.', toolCalls: [{ name: 'layers_load', arguments: { path: 'a' }, id: 'c' }], ignoreStream: true },
+      { text: 'Next.' },
+    ]);
     const { deltas, promise } = run(own, ask('x', [LOAD_TOOL]));
     const turn = await promise;
     assert.deepEqual(deltas, ['Whole answer.']);
@@ -214,10 +213,13 @@ describe('OpenAI chat client against the scripted model server', () => {
         }
       },
     });
-    await assert.rejects(promise, isModelError((e) => {
-      assert.equal(e.aborted, true);
-      assert.equal(e.message, 'Stopped');
-    }));
+    await assert.rejects(
+      promise,
+      isModelError((e) => {
+        assert.equal(e.aborted, true);
+        assert.equal(e.message, 'Stopped');
+      }),
+    );
     assert.ok(Date.now() - stoppedAt < 500, `took ${Date.now() - stoppedAt} ms`);
     assert.ok(deltas.length < 10);
   });
@@ -229,14 +231,20 @@ describe('OpenAI chat client against the scripted model server', () => {
     await server.waitForRequests(1, 2000);
     const t0 = Date.now();
     controller.abort();
-    await assert.rejects(promise, isModelError((e) => assert.equal(e.aborted, true)));
+    await assert.rejects(
+      promise,
+      isModelError((e) => assert.equal(e.aborted, true)),
+    );
     assert.ok(Date.now() - t0 < 500, `took ${Date.now() - t0} ms`);
   });
 
   test('an already-aborted signal sends nothing', async () => {
     const controller = new AbortController();
     controller.abort();
-    await assert.rejects(run(client, ask('x'), controller.signal).promise, isModelError((e) => assert.equal(e.aborted, true)));
+    await assert.rejects(
+      run(client, ask('x'), controller.signal).promise,
+      isModelError((e) => assert.equal(e.aborted, true)),
+    );
     assert.equal(server.requests.length, 0);
   });
 
@@ -247,39 +255,65 @@ describe('OpenAI chat client against the scripted model server', () => {
   ] as const) {
     test(`HTTP ${status} becomes a ModelError with the status and the body's message`, async () => {
       server.script([{ status, errorBody: { error: { message, type: 'x', param: null, code: null } } }]);
-      await assert.rejects(run(client, ask('x')).promise, isModelError((e) => {
-        assert.equal(e.status, status);
-        assert.equal(e.message, message);
-        assert.equal(e.aborted, false);
-      }));
+      await assert.rejects(
+        run(client, ask('x')).promise,
+        isModelError((e) => {
+          assert.equal(e.status, status);
+          assert.equal(e.message, message);
+          assert.equal(e.aborted, false);
+        }),
+      );
     });
   }
 
   test('a key the server quotes back in its error is cut out of the message', async () => {
     const keyed = createOpenAiChatClient({ baseUrl: server.url, model: 'm', apiKey: 'sk-wrong-123', retry: NO_RETRY });
-    server.script([{ status: 401, errorBody: { error: { message: 'Incorrect API key provided: sk-wrong-123. You can find your API key at …', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } }]);
-    await assert.rejects(run(keyed, ask('x')).promise, isModelError((e) => {
-      assert.equal(e.status, 401);
-      assert.equal(e.message, 'Incorrect API key provided: [key]. You can find your API key at …');
-    }));
+    server.script([
+      {
+        status: 401,
+        errorBody: {
+          error: {
+            message: 'Incorrect API key provided: sk-wrong-123. You can find your API key at …',
+            type: 'invalid_request_error',
+            param: null,
+            code: 'invalid_api_key',
+          },
+        },
+      },
+    ]);
+    await assert.rejects(
+      run(keyed, ask('x')).promise,
+      isModelError((e) => {
+        assert.equal(e.status, 401);
+        assert.equal(e.message, 'Incorrect API key provided: [key]. You can find your API key at …');
+      }),
+    );
   });
 
   test('an HTTP error without a usable body falls back to the status text', async () => {
     server.script([{ status: 503, errorBody: {} }]);
-    await assert.rejects(run(client, ask('x')).promise, isModelError((e) => {
-      assert.equal(e.status, 503);
-      assert.equal(e.message, '503 Service Unavailable');
-    }));
+    await assert.rejects(
+      run(client, ask('x')).promise,
+      isModelError((e) => {
+        assert.equal(e.status, 503);
+        assert.equal(e.message, '503 Service Unavailable');
+      }),
+    );
   });
 
   for (const cut of [0, 3]) {
     test(`a stream cut after ${cut} chunk(s) is an early end, not a turn`, async () => {
-      server.script([{ text: 'This will not finish.', toolCalls: [{ name: 'layers_load', arguments: { path: 'p' } }], cutAfterChunks: cut }]);
-      await assert.rejects(run(client, ask('x', [LOAD_TOOL])).promise, isModelError((e) => {
-        assert.match(e.message, /^The model's stream ended early/);
-        assert.equal(e.status, null);
-        assert.equal(e.aborted, false);
-      }));
+      server.script([
+        { text: 'This will not finish.', toolCalls: [{ name: 'layers_load', arguments: { path: 'p' } }], cutAfterChunks: cut },
+      ]);
+      await assert.rejects(
+        run(client, ask('x', [LOAD_TOOL])).promise,
+        isModelError((e) => {
+          assert.match(e.message, /^The model's stream ended early/);
+          assert.equal(e.status, null);
+          assert.equal(e.aborted, false);
+        }),
+      );
     });
   }
 
@@ -288,11 +322,14 @@ describe('OpenAI chat client against the scripted model server', () => {
     const url = gone.url;
     await gone.close();
     const orphan = createOpenAiChatClient({ baseUrl: url, model: 'm', apiKey: null });
-    await assert.rejects(run(orphan, ask('x')).promise, isModelError((e) => {
-      assert.match(e.message, /could not be reached at http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions/);
-      assert.match(e.message, /ECONNREFUSED/);
-      assert.equal(e.status, null);
-      assert.equal(e.aborted, false);
-    }));
+    await assert.rejects(
+      run(orphan, ask('x')).promise,
+      isModelError((e) => {
+        assert.match(e.message, /could not be reached at http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions/);
+        assert.match(e.message, /ECONNREFUSED/);
+        assert.equal(e.status, null);
+        assert.equal(e.aborted, false);
+      }),
+    );
   });
 });

@@ -48,7 +48,12 @@ export function createOpenAiTransport(options: OpenAiTransportOptions): WireTran
       }
     },
     async listModels(signal) {
-      const listed = await getJson(modelsUrl(options.baseUrl), options.apiKey ? { Authorization: headers.Authorization! } : {}, signal, options.apiKey ?? null);
+      const listed = await getJson(
+        modelsUrl(options.baseUrl),
+        options.apiKey ? { Authorization: headers.Authorization! } : {},
+        signal,
+        options.apiKey ?? null,
+      );
       return modelIdsOf(listed);
     },
   };
@@ -64,7 +69,12 @@ async function readStream(response: Response, sink: WireSink, signal: AbortSigna
     },
   );
   try {
-    await pumpBody(response, (text) => folder.feed(text), () => folder.done, signal);
+    await pumpBody(
+      response,
+      (text) => folder.feed(text),
+      () => folder.done,
+      signal,
+    );
   } catch (error) {
     // The connection broke. A turn that already finished is still a whole turn.
     if (!(error instanceof ModelError && !error.aborted && folder.finished)) throw error;

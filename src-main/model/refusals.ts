@@ -39,9 +39,15 @@ const STREAM_MARKERS = [
   /"loc"\s*:\s*\[\s*"body"\s*,\s*"stream"\s*\]/i,
 ];
 
-const STREAM_USAGE_MARKERS = [/\bstream_options\b[^.]{0,60}\b(?:unrecognized|not supported|not permitted|not allowed|unknown|unexpected|extra)/i, /(?:unrecognized|unknown|unsupported|extra)[^.]{0,60}\bstream_options\b/i];
+const STREAM_USAGE_MARKERS = [
+  /\bstream_options\b[^.]{0,60}\b(?:unrecognized|not supported|not permitted|not allowed|unknown|unexpected|extra)/i,
+  /(?:unrecognized|unknown|unsupported|extra)[^.]{0,60}\bstream_options\b/i,
+];
 
-const REPLAY_MARKERS = [/\breasoning_content\b[^.]{0,80}\b(?:missing|required|must)/i, /(?:missing|required|must)[^.]{0,80}\breasoning_content\b/i];
+const REPLAY_MARKERS = [
+  /\breasoning_content\b[^.]{0,80}\b(?:missing|required|must)/i,
+  /(?:missing|required|must)[^.]{0,80}\breasoning_content\b/i,
+];
 
 export function refusalOf(error: HttpModelError, sent: SentFeatures): Refusal | null {
   if (error.status === null || !REFUSAL_STATUSES.has(error.status)) return null;

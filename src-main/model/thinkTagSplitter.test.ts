@@ -18,7 +18,10 @@ function splitBytes(text: string, cuts: number[]): { visible: string; reasoning:
 }
 
 const joined = (parts: SplitPart[], kind: SplitPart['kind']) =>
-  parts.filter((p) => p.kind === kind).map((p) => p.text).join('');
+  parts
+    .filter((p) => p.kind === kind)
+    .map((p) => p.text)
+    .join('');
 
 describe('<think> splitter', () => {
   const sample = '<think>Le CRS est EPSG:4326 — pas de mètres 🌍.</think>\n\nBuffer in metres needs a projected CRS.';
@@ -56,7 +59,10 @@ describe('<think> splitter', () => {
 
   test('one byte per chunk', () => {
     const length = new TextEncoder().encode(sample).length;
-    const out = splitBytes(sample, Array.from({ length }, (_, i) => i));
+    const out = splitBytes(
+      sample,
+      Array.from({ length }, (_, i) => i),
+    );
     assert.equal(out.visible, answer);
     assert.equal(out.reasoning, reasoning);
   });

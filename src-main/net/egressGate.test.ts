@@ -9,7 +9,6 @@ import { startCanaryServer, type CanaryServer } from '../../e2e/support/canarySe
 import { EgressGate } from './egressGate.js';
 import { readFileSync } from 'node:fs';
 
-
 describe('egress gate: GDAL reaches only what the running call was approved for', { skip: skipReason }, () => {
   let canary: CanaryServer;
   let gate: EgressGate;
@@ -30,7 +29,11 @@ describe('egress gate: GDAL reaches only what the running call was approved for'
 
   it('refuses every request while no approved call uses the origin, in any spelling', async () => {
     const port = new URL(canary.origin).port;
-    for (const source of [`/vsicurl/${canary.origin}/a.geojson`, `/vsicurl/http://localhost:${port}/b.geojson`, `/vsicurl/http://2130706433:${port}/c.geojson`]) {
+    for (const source of [
+      `/vsicurl/${canary.origin}/a.geojson`,
+      `/vsicurl/http://localhost:${port}/b.geojson`,
+      `/vsicurl/http://2130706433:${port}/c.geojson`,
+    ]) {
       await assert.rejects(client.call('layers.describe', { source }));
     }
     assert.equal(canary.connections(), 0);
@@ -50,10 +53,13 @@ describe('egress gate: GDAL reaches only what the running call was approved for'
 
   it('answers only the worker: a request without the secret gets 407', async () => {
     const status = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: gate.port, path: `${canary.origin}/countries.geojson`, headers: { host: new URL(canary.origin).host } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = request(
+        { host: '127.0.0.1', port: gate.port, path: `${canary.origin}/countries.geojson`, headers: { host: new URL(canary.origin).host } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end();
     });
@@ -65,7 +71,9 @@ describe('egress gate: GDAL reaches only what the running call was approved for'
     const auth = `Basic ${Buffer.from(strict.workerEnv().GDAL_HTTP_PROXYUSERPWD!).toString('base64')}`;
     const before = canary.connections();
     const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(strict.port, '127.0.0.1', () => socket.write(`CONNECT ${new URL(canary.origin).host} HTTP/1.1\r\nProxy-Authorization: ${auth}\r\n\r\n`));
+      const socket = connect(strict.port, '127.0.0.1', () =>
+        socket.write(`CONNECT ${new URL(canary.origin).host} HTTP/1.1\r\nProxy-Authorization: ${auth}\r\n\r\n`),
+      );
       let text = '';
       socket.on('data', (d) => (text += d.toString()));
       socket.on('close', () => resolve(text));
@@ -87,7 +95,9 @@ describe('egress gate: an HTTPS tunnel ends with the approval', () => {
     try {
       const close = gate.openFor([`https://${host}`]);
       const auth = `Basic ${Buffer.from(gate.workerEnv().GDAL_HTTP_PROXYUSERPWD!).toString('base64')}`;
-      const socket = connect(gate.port, '127.0.0.1', () => socket.write(`CONNECT ${host} HTTP/1.1\r\nProxy-Authorization: ${auth}\r\n\r\n`));
+      const socket = connect(gate.port, '127.0.0.1', () =>
+        socket.write(`CONNECT ${host} HTTP/1.1\r\nProxy-Authorization: ${auth}\r\n\r\n`),
+      );
       const established = await new Promise<string>((resolve) => socket.once('data', (d) => resolve(d.toString())));
       assert.match(established, /^HTTP\/1\.1 200/);
       const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));

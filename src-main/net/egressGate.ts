@@ -131,12 +131,23 @@ export class EgressGate {
     const target = req.url ?? '';
     if (!/^http:\/\//i.test(target)) return void res.writeHead(400).end('Only absolute http:// URLs');
     const verdict = await this.judge(target);
-    if (!verdict.ok) return void res.writeHead(verdict.status, { 'X-Mapwright-Egress': 'refused', 'Content-Type': 'text/plain' }).end(`Refused by Mapwright's egress gate: ${verdict.reason}`);
+    if (!verdict.ok)
+      return void res
+        .writeHead(verdict.status, { 'X-Mapwright-Egress': 'refused', 'Content-Type': 'text/plain' })
+        .end(`Refused by Mapwright's egress gate: ${verdict.reason}`);
     const url = new URL(target);
     const headers: Record<string, string | string[] | undefined> = { ...req.headers, host: url.host };
     delete headers['proxy-authorization'];
     delete headers['proxy-connection'];
-    const upstream = httpRequest({ host: verdict.address, port: url.port || 80, method: req.method, path: url.pathname + url.search, headers, setHost: false, timeout: 60_000 });
+    const upstream = httpRequest({
+      host: verdict.address,
+      port: url.port || 80,
+      method: req.method,
+      path: url.pathname + url.search,
+      headers,
+      setHost: false,
+      timeout: 60_000,
+    });
     upstream.on('response', (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
@@ -152,7 +163,8 @@ export class EgressGate {
   /** HTTPS tunnels (`CONNECT host:443`): judged by origin, then piped to the pinned address. */
   private async onConnect(req: IncomingMessage, client: Socket, head: Buffer): Promise<void> {
     client.on('error', () => client.destroy());
-    if (!this.authorised(req)) return void client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="mapwright"\r\n\r\n');
+    if (!this.authorised(req))
+      return void client.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="mapwright"\r\n\r\n');
     const hostPort = req.url ?? '';
     const target = `https://${hostPort}/`;
     const verdict = await this.judge(target);
@@ -186,7 +198,18 @@ export class EgressGate {
 export const DRIVERS_WITHOUT_GATE = ['PostgreSQL', 'PostGISRaster', 'MySQL', 'ODBC', 'PGeo', 'MSSQLSpatial', 'OGR_OGDI'];
 
 /** Proxy variables the worker must not inherit (a bypass list would let traffic around the gate). */
-const INHERITED_PROXY_VARS = ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY', 'no_proxy', 'NO_PROXY', 'ftp_proxy', 'FTP_PROXY'];
+const INHERITED_PROXY_VARS = [
+  'http_proxy',
+  'HTTP_PROXY',
+  'https_proxy',
+  'HTTPS_PROXY',
+  'all_proxy',
+  'ALL_PROXY',
+  'no_proxy',
+  'NO_PROXY',
+  'ftp_proxy',
+  'FTP_PROXY',
+];
 
 /** The environment that sends every curl request of the worker to `proxy` (`host:port`). */
 export function egressEnvFor(proxy: string, userPassword: string): Record<string, string> {

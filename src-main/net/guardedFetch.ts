@@ -2,7 +2,17 @@ import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders,
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import { allowedSet, checkDestination, codeOf, EgressFailed, EgressRefused, originOf, shorten, type CheckedDestination, type EgressOptions } from './ssrfGuard.js';
+import {
+  allowedSet,
+  checkDestination,
+  codeOf,
+  EgressFailed,
+  EgressRefused,
+  originOf,
+  shorten,
+  type CheckedDestination,
+  type EgressOptions,
+} from './ssrfGuard.js';
 
 /**
  * fetch for main's own requests to addresses it did not choose (web tools, plugins): every
@@ -69,7 +79,11 @@ const DROPPED_REQUEST_HEADERS = new Set(['host', 'content-length', 'transfer-enc
  * another origin only when allowed, the key headers never sent there), body size and total
  * time capped. Reads the whole body.
  */
-export async function guardedFetch(url: string | URL, init: GuardedRequestInit = {}, opts: GuardedFetchOptions = {}): Promise<GuardedResponse> {
+export async function guardedFetch(
+  url: string | URL,
+  init: GuardedRequestInit = {},
+  opts: GuardedFetchOptions = {},
+): Promise<GuardedResponse> {
   const response = await guardedFetchStream(url, init, opts);
   const chunks: Buffer[] = [];
   for await (const chunk of response.body) chunks.push(chunk as Buffer);
@@ -77,7 +91,11 @@ export async function guardedFetch(url: string | URL, init: GuardedRequestInit =
 }
 
 /** guardedFetch with the body as a stream; the limits keep running until it ends. */
-export async function guardedFetchStream(url: string | URL, init: GuardedRequestInit = {}, opts: GuardedFetchOptions = {}): Promise<GuardedStreamResponse> {
+export async function guardedFetchStream(
+  url: string | URL,
+  init: GuardedRequestInit = {},
+  opts: GuardedFetchOptions = {},
+): Promise<GuardedStreamResponse> {
   const maxRedirects = opts.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -85,7 +103,10 @@ export async function guardedFetchStream(url: string | URL, init: GuardedRequest
   const allowed = allowedSet(opts.allowedOrigins);
 
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new EgressFailed(`No complete answer from ${safeOrigin(url)} within ${timeoutMs} ms.`)), timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new EgressFailed(`No complete answer from ${safeOrigin(url)} within ${timeoutMs} ms.`)),
+    timeoutMs,
+  );
   timer.unref?.();
   const onCallerAbort = () => controller.abort(opts.signal?.reason ?? new DOMException('The operation was aborted.', 'AbortError'));
   if (opts.signal?.aborted) onCallerAbort();
@@ -141,7 +162,9 @@ export async function guardedFetchStream(url: string | URL, init: GuardedRequest
         throw new EgressRefused(`Refused a redirect from ${target.origin}: ${JSON.stringify(shorten(location))} is not a valid URL.`);
       }
       if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-        throw new EgressRefused(`Refused a redirect from ${target.origin} to a ${next.protocol}// address: only http:// and https:// addresses may be fetched.`);
+        throw new EgressRefused(
+          `Refused a redirect from ${target.origin} to a ${next.protocol}// address: only http:// and https:// addresses may be fetched.`,
+        );
       }
       const nextOrigin = originOf(next);
       if (nextOrigin !== target.origin) {
@@ -150,7 +173,9 @@ export async function guardedFetchStream(url: string | URL, init: GuardedRequest
           opts.allowCrossOrigin === true ||
           (typeof opts.allowCrossOrigin === 'function' && opts.allowCrossOrigin(target.origin, nextOrigin));
         if (!permitted) {
-          throw new EgressRefused(`Refused a redirect from ${target.origin} to another origin (${nextOrigin}). Use ${nextOrigin} directly if you trust it.`);
+          throw new EgressRefused(
+            `Refused a redirect from ${target.origin} to another origin (${nextOrigin}). Use ${nextOrigin} directly if you trust it.`,
+          );
         }
       }
       // Once a header has been kept from another origin it stays dropped (as fetch does).
@@ -238,7 +263,9 @@ function capBody(response: IncomingMessage, maxBytes: number, origin: string, si
     signal.removeEventListener('abort', onAbort);
     response.destroy();
   });
-  response.once('error', (error) => capped.destroy(signal.aborted ? (signal.reason as Error) : new EgressFailed(`The answer from ${origin} broke off (${codeOf(error)}).`)));
+  response.once('error', (error) =>
+    capped.destroy(signal.aborted ? (signal.reason as Error) : new EgressFailed(`The answer from ${origin} broke off (${codeOf(error)}).`)),
+  );
   response.once('aborted', () => capped.destroy(new EgressFailed(`The answer from ${origin} broke off.`)));
   response.pipe(capped);
   return capped;

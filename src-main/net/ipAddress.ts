@@ -123,7 +123,7 @@ function formatV6(b: Uint8Array): string {
   const groups = Array.from({ length: 8 }, (_, i) => (b[2 * i]! << 8) | b[2 * i + 1]!);
   let bestStart = -1;
   let bestLength = 0;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;
@@ -205,7 +205,8 @@ function classifyV6(b: Uint8Array): string | null {
   // ::ffff:a.b.c.d reaches a.b.c.d through a dual-stack socket.
   if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return via('an IPv4-mapped IPv6 address', embedded(12));
   if (zeros(0, 12)) return `a deprecated IPv4-compatible IPv6 address (::/96, ${formatV4(embedded(12))})`;
-  if (zeros(0, 8) && b[8] === 0xff && b[9] === 0xff && zeros(10, 12)) return `an IPv4-translated IPv6 address (::ffff:0:0:0/96, ${formatV4(embedded(12))})`;
+  if (zeros(0, 8) && b[8] === 0xff && b[9] === 0xff && zeros(10, 12))
+    return `an IPv4-translated IPv6 address (::ffff:0:0:0/96, ${formatV4(embedded(12))})`;
   // The well-known NAT64 prefix reaches the IPv4 address it embeds: public ones are fine.
   if (inPrefix(b, v6('64:ff9b::'), 96)) return via('a NAT64 address (64:ff9b::/96)', embedded(12));
   if (inPrefix(b, v6('2002::'), 16)) {

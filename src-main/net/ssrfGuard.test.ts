@@ -49,7 +49,18 @@ async function refused(url: string, opts: EgressOptions = {}): Promise<EgressRef
 }
 
 describe('parseIpLiteral', () => {
-  const loopbackSpellings = ['127.0.0.1', '127.1', '127.0.1', '2130706433', '0x7f000001', '0177.0.0.1', '0x7f.0.0.1', '0x7f.1', '017700000001', '127.0.0.1.'];
+  const loopbackSpellings = [
+    '127.0.0.1',
+    '127.1',
+    '127.0.1',
+    '2130706433',
+    '0x7f000001',
+    '0177.0.0.1',
+    '0x7f.0.0.1',
+    '0x7f.1',
+    '017700000001',
+    '127.0.0.1.',
+  ];
   for (const spelling of loopbackSpellings) {
     test(`${spelling} is 127.0.0.1`, () => {
       assert.deepEqual(parseIpLiteral(spelling), { family: 4, address: '127.0.0.1' });
@@ -67,7 +78,22 @@ describe('parseIpLiteral', () => {
   });
 
   test('what is not an IP literal', () => {
-    for (const host of ['example.com', 'localhost', '', '1.2.3.4.5', '256.0.0.1', '1.16777216', '0x1g', '08.0.0.1', '1:2:3:4:5:6:7:8:9', '1::2::3', ':::', '1.2.3.4::', '::ffff:01.2.3.4', '12345::']) {
+    for (const host of [
+      'example.com',
+      'localhost',
+      '',
+      '1.2.3.4.5',
+      '256.0.0.1',
+      '1.16777216',
+      '0x1g',
+      '08.0.0.1',
+      '1:2:3:4:5:6:7:8:9',
+      '1::2::3',
+      ':::',
+      '1.2.3.4::',
+      '::ffff:01.2.3.4',
+      '12345::',
+    ]) {
       assert.equal(parseIpLiteral(host), null, host);
     }
   });
@@ -75,16 +101,64 @@ describe('parseIpLiteral', () => {
 
 describe('isNonPublicAddress', () => {
   const nonPublic = [
-    '127.0.0.1', '127.255.255.254', '0.0.0.0', '0.1.2.3', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '100.64.0.1', '100.127.255.255',
-    '169.254.169.254', '224.0.0.1', '239.255.255.250', '240.0.0.1', '255.255.255.255', '192.0.2.1', '198.18.0.1', '203.0.113.9',
-    '::', '::1', '[::1]', 'fe80::1', 'fc00::1', 'fd12:3456::1', 'ff02::1', 'fec0::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:10.0.0.1',
-    '::ffff:169.254.169.254', '::127.0.0.1', '::ffff:0:127.0.0.1', '64:ff9b::7f00:1', '64:ff9b:1::1', '2002:7f00:1::', '2002:c0a8:101::1',
-    '2001:0:4136:e378:8000:63bf:80ff:fffe', '2001:db8::1', '100::1', '4000::1',
-    '2130706433', '0x7f.1', 'not-an-address', '',
+    '127.0.0.1',
+    '127.255.255.254',
+    '0.0.0.0',
+    '0.1.2.3',
+    '10.0.0.1',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.1.1',
+    '100.64.0.1',
+    '100.127.255.255',
+    '169.254.169.254',
+    '224.0.0.1',
+    '239.255.255.250',
+    '240.0.0.1',
+    '255.255.255.255',
+    '192.0.2.1',
+    '198.18.0.1',
+    '203.0.113.9',
+    '::',
+    '::1',
+    '[::1]',
+    'fe80::1',
+    'fc00::1',
+    'fd12:3456::1',
+    'ff02::1',
+    'fec0::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:10.0.0.1',
+    '::ffff:169.254.169.254',
+    '::127.0.0.1',
+    '::ffff:0:127.0.0.1',
+    '64:ff9b::7f00:1',
+    '64:ff9b:1::1',
+    '2002:7f00:1::',
+    '2002:c0a8:101::1',
+    '2001:0:4136:e378:8000:63bf:80ff:fffe',
+    '2001:db8::1',
+    '100::1',
+    '4000::1',
+    '2130706433',
+    '0x7f.1',
+    'not-an-address',
+    '',
   ];
   for (const address of nonPublic) test(`${address || '(empty)'} is not public`, () => assert.equal(isNonPublicAddress(address), true));
 
-  const publicOnes = ['8.8.8.8', PUBLIC, '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700::1111', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'];
+  const publicOnes = [
+    '8.8.8.8',
+    PUBLIC,
+    '1.1.1.1',
+    '172.32.0.1',
+    '100.128.0.1',
+    '2606:4700::1111',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ];
   for (const address of publicOnes) test(`${address} is public`, () => assert.equal(isNonPublicAddress(address), false));
 });
 
@@ -101,10 +175,29 @@ describe('originOf', () => {
 
 describe('checkDestination', () => {
   const forbidden = [
-    'http://127.0.0.1/', 'http://127.1/', 'http://2130706433/', 'http://0x7f000001/', 'http://0177.0.0.1/', 'http://0x7f.0.0.1/',
-    'http://%31%32%37.0.0.1/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://[::ffff:7f00:1]/', 'http://0.0.0.0/', 'http://0/',
-    'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'http://172.16.0.1/', 'http://192.168.1.1/', 'http://100.64.0.1/',
-    'http://224.0.0.1/', 'http://[fe80::1]/', 'http://[fc00::1]/', 'https://127.0.0.1:8443/', 'http://localhost:11434/', 'http://foo.localhost/',
+    'http://127.0.0.1/',
+    'http://127.1/',
+    'http://2130706433/',
+    'http://0x7f000001/',
+    'http://0177.0.0.1/',
+    'http://0x7f.0.0.1/',
+    'http://%31%32%37.0.0.1/',
+    'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://0.0.0.0/',
+    'http://0/',
+    'http://169.254.169.254/latest/meta-data/',
+    'http://10.0.0.1/',
+    'http://172.16.0.1/',
+    'http://192.168.1.1/',
+    'http://100.64.0.1/',
+    'http://224.0.0.1/',
+    'http://[fe80::1]/',
+    'http://[fc00::1]/',
+    'https://127.0.0.1:8443/',
+    'http://localhost:11434/',
+    'http://foo.localhost/',
   ];
   for (const url of forbidden) {
     test(`refuses ${url}`, async () => {
@@ -128,7 +221,10 @@ describe('checkDestination', () => {
   });
 
   test('a public name resolving to a private address (DNS rebinding) is refused', async () => {
-    assert.match((await refused('https://rebind.example.com/x')).message, /rebind\.example\.com resolves to 10\.0\.0\.5, a private address/);
+    assert.match(
+      (await refused('https://rebind.example.com/x')).message,
+      /rebind\.example\.com resolves to 10\.0\.0\.5, a private address/,
+    );
     assert.match((await refused('http://metadata.example.com/')).message, /169\.254\.169\.254/);
     assert.match((await refused('http://mapped.example.com/')).message, /loopback/);
   });
@@ -141,11 +237,21 @@ describe('checkDestination', () => {
   test('a resolver answering garbage is refused, no answer fails', async () => {
     await refused('http://bogus.example.com/');
     await assert.rejects(checkDestination('http://empty.example.com/', { lookup: dns.lookup }), EgressFailed);
-    await assert.rejects(checkDestination('http://nowhere.example.com/', { lookup: dns.lookup }), (e: unknown) => e instanceof EgressFailed && /ENOTFOUND/.test(e.message));
+    await assert.rejects(
+      checkDestination('http://nowhere.example.com/', { lookup: dns.lookup }),
+      (e: unknown) => e instanceof EgressFailed && /ENOTFOUND/.test(e.message),
+    );
   });
 
   test('non-http schemes are refused', async () => {
-    for (const url of ['file:///etc/passwd', 'ftp://example.com/', 'gopher://example.com:70/', 'data:text/plain,hi', 'ws://example.com/', 'javascript:alert(1)']) {
+    for (const url of [
+      'file:///etc/passwd',
+      'ftp://example.com/',
+      'gopher://example.com:70/',
+      'data:text/plain,hi',
+      'ws://example.com/',
+      'javascript:alert(1)',
+    ]) {
       const error = await refused(url);
       assert.match(error.message, /only http:\/\/ and https:\/\//);
     }
@@ -154,7 +260,10 @@ describe('checkDestination', () => {
 
   test('public names and literals pass, pinned to the checked address', async () => {
     const checked = await checkDestination('https://Example.com/path?q=1', { lookup: dns.lookup });
-    assert.deepEqual({ origin: checked.origin, address: checked.address, family: checked.family }, { origin: 'https://example.com:443', address: PUBLIC, family: 4 });
+    assert.deepEqual(
+      { origin: checked.origin, address: checked.address, family: checked.family },
+      { origin: 'https://example.com:443', address: PUBLIC, family: 4 },
+    );
     assert.equal(checked.url.toString(), 'https://example.com/path?q=1');
     const v6 = await checkDestination('http://v6.example.com/', { lookup: dns.lookup });
     assert.equal(v6.family, 6);
@@ -183,7 +292,9 @@ interface TestServer {
   close(): Promise<void>;
 }
 
-async function startServer(handle: (path: string, reply: (status: number, headers: Record<string, string>, body?: string | Buffer) => void) => void): Promise<TestServer> {
+async function startServer(
+  handle: (path: string, reply: (status: number, headers: Record<string, string>, body?: string | Buffer) => void) => void,
+): Promise<TestServer> {
   const received: TestServer['received'] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -272,22 +383,36 @@ describe('guardedFetch against loopback servers', () => {
 
   test('one redirect past the cap is refused', async () => {
     reset();
-    await assert.rejects(guardedFetch(`${a.url}/hop/3`, {}, onlyA()), (e: unknown) => e instanceof EgressRefused && /more than 3 times/.test(e.message));
+    await assert.rejects(
+      guardedFetch(`${a.url}/hop/3`, {}, onlyA()),
+      (e: unknown) => e instanceof EgressRefused && /more than 3 times/.test(e.message),
+    );
     assert.equal(a.received.length, 4);
     await assert.rejects(guardedFetch(`${a.url}/hop/0`, {}, { ...onlyA(), maxRedirects: 0 }), /more than 0 times/);
   });
 
   test('a cross-origin redirect is refused unless allowed, and B never hears of it', async () => {
     reset();
-    await assert.rejects(guardedFetch(`${a.url}/to-b`, { headers: KEYS }, onlyA()), (e: unknown) => e instanceof EgressRefused && e.message.includes(`another origin (${b.origin})`));
+    await assert.rejects(
+      guardedFetch(`${a.url}/to-b`, { headers: KEYS }, onlyA()),
+      (e: unknown) => e instanceof EgressRefused && e.message.includes(`another origin (${b.origin})`),
+    );
     assert.equal(b.received.length, 0);
   });
 
   test('a permitted cross-origin redirect drops the key headers, keeps the rest', async () => {
-    for (const opts of [both(), { ...onlyA(), allowCrossOrigin: true }, { ...onlyA(), allowCrossOrigin: (from: string, to: string) => from === a.origin && to === b.origin }]) {
+    for (const opts of [
+      both(),
+      { ...onlyA(), allowCrossOrigin: true },
+      { ...onlyA(), allowCrossOrigin: (from: string, to: string) => from === a.origin && to === b.origin },
+    ]) {
       reset();
       // allowCrossOrigin alone does not lift the address rule: b (loopback) must be allowed too.
-      const response = await guardedFetch(`${a.url}/to-b`, { method: 'POST', headers: KEYS, body: '{"x":1}' }, { ...opts, allowedOrigins: new Set([...(opts.allowedOrigins ?? []), b.origin]) });
+      const response = await guardedFetch(
+        `${a.url}/to-b`,
+        { method: 'POST', headers: KEYS, body: '{"x":1}' },
+        { ...opts, allowedOrigins: new Set([...(opts.allowedOrigins ?? []), b.origin]) },
+      );
       assert.equal(response.body.toString(), 'b:/landed');
       const got = b.received[0]!;
       for (const name of ['authorization', 'x-api-key', 'cookie', 'api-key']) assert.equal(got.headers[name], undefined, name);
@@ -301,9 +426,18 @@ describe('guardedFetch against loopback servers', () => {
 
   test('allowCrossOrigin does not open non-public destinations', async () => {
     reset();
-    await assert.rejects(guardedFetch(`${a.url}/to-b`, {}, { ...onlyA(), allowCrossOrigin: true }), (e: unknown) => e instanceof EgressRefused && /loopback/.test(e.message));
-    await assert.rejects(guardedFetch(`${a.url}/to-metadata`, {}, { ...onlyA(), allowCrossOrigin: true }), (e: unknown) => e instanceof EgressRefused && /169\.254\.169\.254/.test(e.message));
-    await assert.rejects(guardedFetch(`${a.url}/to-file`, {}, { ...onlyA(), allowCrossOrigin: true }), (e: unknown) => e instanceof EgressRefused && /file:/.test(e.message));
+    await assert.rejects(
+      guardedFetch(`${a.url}/to-b`, {}, { ...onlyA(), allowCrossOrigin: true }),
+      (e: unknown) => e instanceof EgressRefused && /loopback/.test(e.message),
+    );
+    await assert.rejects(
+      guardedFetch(`${a.url}/to-metadata`, {}, { ...onlyA(), allowCrossOrigin: true }),
+      (e: unknown) => e instanceof EgressRefused && /169\.254\.169\.254/.test(e.message),
+    );
+    await assert.rejects(
+      guardedFetch(`${a.url}/to-file`, {}, { ...onlyA(), allowCrossOrigin: true }),
+      (e: unknown) => e instanceof EgressRefused && /file:/.test(e.message),
+    );
     assert.equal(b.received.length, 0);
   });
 
@@ -316,7 +450,11 @@ describe('guardedFetch against loopback servers', () => {
 
   test('303 turns a POST into a GET without body', async () => {
     reset();
-    const response = await guardedFetch(`${a.url}/see-other`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }, onlyA());
+    const response = await guardedFetch(
+      `${a.url}/see-other`,
+      { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' },
+      onlyA(),
+    );
     assert.equal(response.body.toString(), 'a:/done');
     assert.equal(a.received[1]!.method, 'GET');
     assert.equal(a.received[1]!.headers['content-type'], undefined);
@@ -324,7 +462,10 @@ describe('guardedFetch against loopback servers', () => {
 
   test('the size cap refuses large bodies, declared or streamed', async () => {
     reset();
-    await assert.rejects(guardedFetch(`${b.url}/big`, {}, { ...both(), maxBytes: 1000 }), (e: unknown) => e instanceof EgressRefused && /larger than 1000 bytes/.test(e.message));
+    await assert.rejects(
+      guardedFetch(`${b.url}/big`, {}, { ...both(), maxBytes: 1000 }),
+      (e: unknown) => e instanceof EgressRefused && /larger than 1000 bytes/.test(e.message),
+    );
     const stream = await guardedFetchStream(`${a.url}/stream`, {}, { ...onlyA(), maxBytes: 4096 });
     let total = 0;
     for await (const chunk of stream.body) total += (chunk as Buffer).length;
@@ -334,10 +475,16 @@ describe('guardedFetch against loopback servers', () => {
   });
 
   test('the time cap and the caller signal end the request', async () => {
-    await assert.rejects(guardedFetch(`${a.url}/slow`, {}, { ...onlyA(), timeoutMs: 100 }), (e: unknown) => e instanceof EgressFailed && /within 100 ms/.test(e.message));
+    await assert.rejects(
+      guardedFetch(`${a.url}/slow`, {}, { ...onlyA(), timeoutMs: 100 }),
+      (e: unknown) => e instanceof EgressFailed && /within 100 ms/.test(e.message),
+    );
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    await assert.rejects(guardedFetch(`${a.url}/slow`, {}, { ...onlyA(), signal: controller.signal }), (e: unknown) => (e as Error).name === 'AbortError');
+    await assert.rejects(
+      guardedFetch(`${a.url}/slow`, {}, { ...onlyA(), signal: controller.signal }),
+      (e: unknown) => (e as Error).name === 'AbortError',
+    );
   });
 
   test('the connection is pinned to the checked address', async () => {
@@ -345,7 +492,11 @@ describe('guardedFetch against loopback servers', () => {
     // A name whose (fake) DNS says 127.0.0.1: the request goes there, with the name as Host.
     const port = new URL(a.url).port;
     const local = fakeDns({ 'model.test': ['127.0.0.1'] });
-    const response = await guardedFetch(`http://model.test:${port}/pinned`, {}, { allowedOrigins: new Set([`http://model.test:${port}`]), lookup: local.lookup });
+    const response = await guardedFetch(
+      `http://model.test:${port}/pinned`,
+      {},
+      { allowedOrigins: new Set([`http://model.test:${port}`]), lookup: local.lookup },
+    );
     assert.equal(response.body.toString(), 'a:/pinned');
     assert.equal(a.received[0]!.headers.host, `model.test:${port}`);
     assert.deepEqual(local.asked, ['model.test']);

@@ -62,7 +62,12 @@ function xmlText(path: string): string | null {
 }
 
 function unescapeXml(text: string): string {
-  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+  return text
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 }
 
 /**
@@ -71,7 +76,8 @@ function unescapeXml(text: string): string {
  */
 export function sqlInDatasetProblem(sql: string, privatePaths: { mentionedIn(text: string): boolean }): string | null {
   if (/\/vsi|:\/\//i.test(sql)) return 'names a GDAL virtual file or a URL';
-  if (/\b(ogr_\w+|load_extension|readfile|writefile|blobfromfile|blobtofile|import\w*|export\w*)\s*\(/i.test(sql)) return 'calls a function that reads or writes files or the network';
+  if (/\b(ogr_\w+|load_extension|readfile|writefile|blobfromfile|blobtofile|import\w*|export\w*)\s*\(/i.test(sql))
+    return 'calls a function that reads or writes files or the network';
   if (/"[^"]*[/\\][^"]*"\s*\./.test(sql)) return 'names a file as a table';
   if (privatePaths.mentionedIn(sql)) return "names Mapwright's own files";
   return null;

@@ -17,8 +17,7 @@ export interface PrivatePathCheck {
  * - `sql`: SQL inside a dataset file that could open other sources or files.
  */
 export type SourceVerdict =
-  | { ok: true; origins: string[] }
-  | { ok: false; kind: 'refused' | 'private' | 'unapprovable' | 'sql'; message: string };
+  { ok: true; origins: string[] } | { ok: false; kind: 'refused' | 'private' | 'unapprovable' | 'sql'; message: string };
 
 const MAX_DEPTH = 4;
 
@@ -50,11 +49,16 @@ function walk(source: string, named: string, depth: number, privatePaths: Privat
     };
   }
   if (privatePaths.isPrivate(c.path)) {
-    return { ok: false, kind: 'private', message: `'${clip(source)}'${via} is inside Mapwright's own data folder (settings, keys, the project database); no tool may open it` };
+    return {
+      ok: false,
+      kind: 'private',
+      message: `'${clip(source)}'${via} is inside Mapwright's own data folder (settings, keys, the project database); no tool may open it`,
+    };
   }
   if (c.kind === 'archive') return null;
   const refs = datasetReferences(c.path);
-  if (refs.sources.length && depth >= MAX_DEPTH) return { ok: false, kind: 'refused', message: `'${clip(source)}' nests datasets more than ${MAX_DEPTH} deep` };
+  if (refs.sources.length && depth >= MAX_DEPTH)
+    return { ok: false, kind: 'refused', message: `'${clip(source)}' nests datasets more than ${MAX_DEPTH} deep` };
   for (const ref of refs.sources) {
     const inner = walk(ref, source, depth + 1, privatePaths, origins);
     if (inner) return inner;

@@ -47,7 +47,10 @@ describe('app settings file', () => {
     const callbacks = { signal: new AbortController().signal, onTextDelta: () => undefined };
 
     const first = openAppSettingsDb(dir);
-    await createOpenAiChatClient({ baseUrl: model.url, model: 'm', capabilities: first.capabilities, retry: NO_RETRY }).streamTurn(ask, callbacks);
+    await createOpenAiChatClient({ baseUrl: model.url, model: 'm', capabilities: first.capabilities, retry: NO_RETRY }).streamTurn(
+      ask,
+      callbacks,
+    );
     first.close();
     assert.equal(model.requests.length, 2);
 

@@ -29,7 +29,11 @@ export function createModelLayer(options: ModelLayerOptions): ModelLayer {
   const db = openAppSettingsDb(options.home, options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {});
   const secrets = options.secrets ?? fileSecretStore(options.home);
   const store = createSettingsStore({ db, secrets, ...(options.env ? { env: options.env } : {}) });
-  const provider = createModelProvider({ capabilities: db.capabilities, savedConfig: store.savedConfig, ...(options.env ? { env: options.env } : {}) });
+  const provider = createModelProvider({
+    capabilities: db.capabilities,
+    savedConfig: store.savedConfig,
+    ...(options.env ? { env: options.env } : {}),
+  });
   return {
     provider,
     handlers: createSettingsHandlers({ store, provider, emit: options.emit }),

@@ -40,7 +40,8 @@ describe('model settings through the services', () => {
     return app;
   };
   const call = <T>(app: App, method: string, params: object = {}) => app.services.invoke(method, params) as Promise<T>;
-  const messagesOf = async (app: App) => (await call<{ messages: { role: string; text: string; toolCalls?: unknown[]; level?: string }[] }>(app, 'project/get')).messages;
+  const messagesOf = async (app: App) =>
+    (await call<{ messages: { role: string; text: string; toolCalls?: unknown[]; level?: string }[] }>(app, 'project/get')).messages;
 
   it('no model: app/info says to open Settings; nothing saved, keys in a file', async () => {
     const app = await open();
@@ -75,7 +76,13 @@ describe('model settings through the services', () => {
 
     const thinking = 'I should list the layers before answering.';
     model.script([
-      { reasoning: thinking, signature: 'sig-abc', text: 'Let me look.', toolCalls: [{ name: 'inspect_list_layers', arguments: {} }], chunkSize: 6 },
+      {
+        reasoning: thinking,
+        signature: 'sig-abc',
+        text: 'Let me look.',
+        toolCalls: [{ name: 'inspect_list_layers', arguments: {} }],
+        chunkSize: 6,
+      },
       { text: 'There are no layers yet.' },
     ]);
     await call(app, 'chat/send', { text: 'what is loaded?' });
@@ -84,7 +91,9 @@ describe('model settings through the services', () => {
     assert.equal(model.requestHeaders[0]?.['x-api-key'], 'sk-ant-secret-1');
     assert.deepEqual((model.requests[0] as unknown as { thinking: unknown }).thinking, { type: 'enabled', budget_tokens: 2048 });
     // Same run: the signed thinking block goes back first, verbatim.
-    const second = model.requests[1] as unknown as { messages: { role: string; content: { type: string; thinking?: string; signature?: string }[] }[] };
+    const second = model.requests[1] as unknown as {
+      messages: { role: string; content: { type: string; thinking?: string; signature?: string }[] }[];
+    };
     const assistant = second.messages.find((m) => m.role === 'assistant')!;
     assert.deepEqual(assistant.content[0], { type: 'thinking', thinking, signature: 'sig-abc' });
     assert.equal(assistant.content[1]?.type, 'text');
@@ -93,7 +102,10 @@ describe('model settings through the services', () => {
     const reasoning = app.events.filter((e) => e.name === 'assistant/reasoning-delta').map((e) => (e.payload as { delta: string }).delta);
     assert.equal(reasoning.join(''), thinking, 'reasoning pushed live');
     const messages = await messagesOf(app);
-    assert.deepEqual(messages.map((m) => m.role), ['user', 'assistant', 'tool', 'assistant']);
+    assert.deepEqual(
+      messages.map((m) => m.role),
+      ['user', 'assistant', 'tool', 'assistant'],
+    );
     assert.equal(messages[1]!.text, 'Let me look.', 'text streamed before the call is part of the turn');
     // Never saved: not in the messages, not in any file of the data folder.
     assert.ok(!JSON.stringify(messages).includes('list the layers before'));
@@ -134,7 +146,14 @@ describe('model settings through the services', () => {
 
   it('a saved key is sent only to the origin it was typed for, and dropped when the address moves', async () => {
     const app = await open();
-    await call(app, 'settings/save', { provider: 'openai', wire: 'openai', url: model.url, model: 'm', thinkingBudget: null, apiKey: 'sk-openai-2' });
+    await call(app, 'settings/save', {
+      provider: 'openai',
+      wire: 'openai',
+      url: model.url,
+      model: 'm',
+      thinkingBudget: null,
+      apiKey: 'sk-openai-2',
+    });
     await call(app, 'settings/list-models', { provider: 'openai', wire: 'openai', url: model.url });
     assert.equal(model.requestHeaders.length, 0, 'model lists are not recorded as completions');
     model.script([{ text: 'OK' }]);
@@ -145,7 +164,13 @@ describe('model settings through the services', () => {
     await call(app, 'settings/test-connection', { provider: 'openai', wire: 'openai', url: other.url, model: 'm', thinkingBudget: null });
     assert.equal(other.requestHeaders[0]?.authorization, undefined, 'not sent to another address');
 
-    const moved = await call<ModelSettingsView>(app, 'settings/save', { provider: 'openai', wire: 'openai', url: other.url, model: 'm', thinkingBudget: null });
+    const moved = await call<ModelSettingsView>(app, 'settings/save', {
+      provider: 'openai',
+      wire: 'openai',
+      url: other.url,
+      model: 'm',
+      thinkingBudget: null,
+    });
     assert.deepEqual(moved.keys, []);
     assert.equal(moved.status.configured, false, 'OpenAI needs a key');
     assert.match(moved.status.help ?? '', /needs an API key/);
@@ -154,11 +179,21 @@ describe('model settings through the services', () => {
   it('a stream cut mid-way: a clear error, the text shown kept, the half-made call neither saved nor run', async () => {
     const app = await open();
     await call(app, 'settings/save', { provider: 'custom', wire: 'openai', url: model.url, model: 'm', thinkingBudget: null });
-    model.script([{ text: 'Listing the layers now.', toolCalls: [{ name: 'inspect_list_layers', arguments: { limit: 5 } }], chunkSize: 4, cutAfterChunks: 9 }]);
+    model.script([
+      {
+        text: 'Listing the layers now.',
+        toolCalls: [{ name: 'inspect_list_layers', arguments: { limit: 5 } }],
+        chunkSize: 4,
+        cutAfterChunks: 9,
+      },
+    ]);
     await call(app, 'chat/send', { text: 'list' });
     await app.runFinished(1);
     const messages = await messagesOf(app);
-    assert.deepEqual(messages.map((m) => m.role), ['user', 'assistant', 'notice']);
+    assert.deepEqual(
+      messages.map((m) => m.role),
+      ['user', 'assistant', 'notice'],
+    );
     assert.ok('Listing the layers now.'.startsWith(messages[1]!.text) && messages[1]!.text.length > 0);
     assert.equal(messages[1]!.toolCalls, undefined);
     assert.equal(messages[2]!.level, 'error');

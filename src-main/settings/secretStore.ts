@@ -63,7 +63,11 @@ function jsonFileStore(file: string, encode: (v: string) => string, decode: (v: 
 
 export function fileSecretStore(home: string): SecretStore {
   const file = join(home, FOLDER, 'model-keys.json');
-  const store = jsonFileStore(file, (v) => v, (v) => v);
+  const store = jsonFileStore(
+    file,
+    (v) => v,
+    (v) => v,
+  );
   return {
     kind: 'file',
     note: `Keys are kept in ${file}, a file only your user account can read (mode 600). The web host has no OS keychain to encrypt them with.`,

@@ -27,7 +27,14 @@ export function createSettingsHandlers(deps: { store: SettingsStore; provider: M
         thinkingBudget: draft.thinkingBudget,
       }),
     'settings/list-models': async ({ provider: id, wire, url, apiKey }) => {
-      const client = provider.clientFor({ provider: id, wire, url, model: '', apiKey: store.keyFor(id, url, apiKey), thinkingBudget: null });
+      const client = provider.clientFor({
+        provider: id,
+        wire,
+        url,
+        model: '',
+        apiKey: store.keyFor(id, url, apiKey),
+        thinkingBudget: null,
+      });
       try {
         return { models: await client.listModels(AbortSignal.timeout(10_000)), error: null };
       } catch (error) {

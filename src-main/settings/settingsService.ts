@@ -34,7 +34,13 @@ export const PROBE_REQUEST: TurnRequest = {
     { role: 'system', content: 'This is a connection test from Mapwright. Reply with the single word OK. Do not call any tool.' },
     { role: 'user', content: 'ping' },
   ],
-  tools: [{ name: 'mapwright_probe', description: 'Does nothing; offered only to check that tools are accepted. Never call it.', parameters: { type: 'object', properties: {} } }],
+  tools: [
+    {
+      name: 'mapwright_probe',
+      description: 'Does nothing; offered only to check that tools are accepted. Never call it.',
+      parameters: { type: 'object', properties: {} },
+    },
+  ],
 };
 
 export function originOf(url: string): string {
@@ -86,7 +92,8 @@ export function createSettingsStore(deps: SettingsServiceDeps) {
     const { apiKey, clearKey, ...settings } = draft;
     const stored = storedKey(draft.provider);
     if (clearKey) deps.secrets.set(keyName(draft.provider), null);
-    else if (apiKey) deps.secrets.set(keyName(draft.provider), JSON.stringify({ key: apiKey, origin: originOf(draft.url) } satisfies StoredKey));
+    else if (apiKey)
+      deps.secrets.set(keyName(draft.provider), JSON.stringify({ key: apiKey, origin: originOf(draft.url) } satisfies StoredKey));
     // A key belongs to the address it was typed for: moving the address drops it.
     else if (stored && stored.origin !== originOf(draft.url)) deps.secrets.set(keyName(draft.provider), null);
     deps.db.set(SETTINGS_KEY, settings satisfies SavedModelSettings);
@@ -131,7 +138,11 @@ export async function testConnection(provider: ModelProvider, config: EndpointCo
   const started = Date.now();
   let failure: ModelError | null = null;
   try {
-    await client.streamTurn(PROBE_REQUEST, { signal: AbortSignal.timeout(timeoutMs), onTextDelta: () => undefined, onReasoningDelta: () => undefined });
+    await client.streamTurn(PROBE_REQUEST, {
+      signal: AbortSignal.timeout(timeoutMs),
+      onTextDelta: () => undefined,
+      onReasoningDelta: () => undefined,
+    });
   } catch (error) {
     failure = error instanceof ModelError ? error : new ModelError(error instanceof Error ? error.message : String(error));
   }

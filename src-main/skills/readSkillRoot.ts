@@ -47,7 +47,8 @@ export function readSkillRoot(root: string, origin: SkillOrigin): { skills: Skil
   for (const folder of entries) {
     const dir = join(root, folder);
     const file = join(dir, 'SKILL.md');
-    const report = (severity: SkillProblem['severity'], text: string) => problems.push({ skill: folder, origin, file, severity, message: text });
+    const report = (severity: SkillProblem['severity'], text: string) =>
+      problems.push({ skill: folder, origin, file, severity, message: text });
     if (!existsSync(file)) {
       report('warning', 'no SKILL.md in this folder');
       continue;

@@ -53,7 +53,10 @@ describe('SkillCatalogue', () => {
     const catalogue = new SkillCatalogue(list);
     assert.deepEqual(catalogue.names(), ['inspect']);
     const problems = catalogue.problems();
-    assert.ok(problems.some((p) => p.skill === 'Broken' && p.severity === 'error'), JSON.stringify(problems));
+    assert.ok(
+      problems.some((p) => p.skill === 'Broken' && p.severity === 'error'),
+      JSON.stringify(problems),
+    );
     assert.ok(problems.some((p) => p.skill === 'empty-folder' && /no SKILL.md/.test(p.message)));
   });
 

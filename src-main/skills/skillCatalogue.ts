@@ -104,7 +104,9 @@ export class SkillCatalogue implements SkillLibrary {
     try {
       if (statSync(path).size > MAX_REFERENCE_CHARS * 4) return `(${file} is too large to read here)`;
       const text = readFileSync(path, 'utf8');
-      return text.length > MAX_REFERENCE_CHARS ? `${text.slice(0, MAX_REFERENCE_CHARS)}\n… (cut at ${MAX_REFERENCE_CHARS} characters)` : text;
+      return text.length > MAX_REFERENCE_CHARS
+        ? `${text.slice(0, MAX_REFERENCE_CHARS)}\n… (cut at ${MAX_REFERENCE_CHARS} characters)`
+        : text;
     } catch {
       return null;
     }

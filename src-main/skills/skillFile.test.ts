@@ -10,7 +10,9 @@ function errors(folder: string, text: string): string[] {
   return r.problems.filter((p) => p.severity === 'error').map((p) => p.message);
 }
 function warnings(folder: string, text: string): string[] {
-  return parseSkillFile(folder, text).problems.filter((p) => p.severity === 'warning').map((p) => p.message);
+  return parseSkillFile(folder, text)
+    .problems.filter((p) => p.severity === 'warning')
+    .map((p) => p.message);
 }
 
 describe('SKILL.md frontmatter validation', () => {

@@ -41,7 +41,10 @@ export type SkillFileResult = { ok: true; skill: ParsedSkill; problems: SkillFil
 
 /** Splits `---\n<yaml>\n---\n<body>`; null when the file does not open with frontmatter. */
 export function splitFrontmatter(text: string): { yaml: string; body: string } | null {
-  const lines = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n').split('\n');
+  const lines = text
+    .replace(/^\uFEFF/, '')
+    .replace(/\r\n?/g, '\n')
+    .split('\n');
   if (lines[0]?.trimEnd() !== '---') return null;
   const close = lines.findIndex((line, i) => i > 0 && line.trimEnd() === '---');
   if (close < 0) return null;
@@ -80,16 +83,19 @@ export function parseSkillFile(folderName: string, text: string): SkillFileResul
   }
 
   const description = fm.description;
-  if (typeof description !== 'string' || description.trim() === '') error("'description' is required: what the skill is for and when to use it");
+  if (typeof description !== 'string' || description.trim() === '')
+    error("'description' is required: what the skill is for and when to use it");
   else if (description.length > DESCRIPTION_MAX) error(`'description' is ${description.length} characters; at most ${DESCRIPTION_MAX}`);
 
   const license = optionalString(fm, 'license', error);
   const compatibility = optionalString(fm, 'compatibility', error);
-  if (compatibility && compatibility.length > COMPATIBILITY_MAX) error(`'compatibility' is ${compatibility.length} characters; at most ${COMPATIBILITY_MAX}`);
+  if (compatibility && compatibility.length > COMPATIBILITY_MAX)
+    error(`'compatibility' is ${compatibility.length} characters; at most ${COMPATIBILITY_MAX}`);
 
   const metadata: Record<string, string> = {};
   if (fm.metadata !== undefined) {
-    if (!fm.metadata || typeof fm.metadata !== 'object' || Array.isArray(fm.metadata)) error("'metadata' must be a mapping of keys to strings");
+    if (!fm.metadata || typeof fm.metadata !== 'object' || Array.isArray(fm.metadata))
+      error("'metadata' must be a mapping of keys to strings");
     else {
       for (const [key, value] of Object.entries(fm.metadata as Record<string, unknown>)) {
         if (typeof value === 'string') metadata[key] = value;

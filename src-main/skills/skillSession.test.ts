@@ -44,7 +44,8 @@ function card(result: unknown, status: 'ok' | 'error' = 'ok'): ChatMessage {
       summary: '',
       status,
       durationMs: 1,
-      result: status === 'ok' ? { ok: true, data: result } : { ok: false, error: { code: 'invalid_params', message: 'no', retryable: false } },
+      result:
+        status === 'ok' ? { ok: true, data: result } : { ok: false, error: { code: 'invalid_params', message: 'no', retryable: false } },
     },
   };
 }
@@ -67,7 +68,10 @@ describe('skills_load_skill and the skill session', () => {
     assert.ok(offered.has(LOAD_SKILL_ID));
     assert.ok(!offered.has('layers.load'), 'layers tools wait for the layers skill');
     assert.ok(!offered.has('processing.run'));
-    assert.deepEqual(session.preloaded().map((s) => s.name), ['inspect']);
+    assert.deepEqual(
+      session.preloaded().map((s) => s.name),
+      ['inspect'],
+    );
   });
 
   it('load_skill returns the body and its tools; the session then offers them for the rest of the run', async () => {
@@ -96,7 +100,10 @@ describe('skills_load_skill and the skill session', () => {
 
   it('load_skill refuses an unknown skill, naming the real ones', async () => {
     const { loadSkill } = setup();
-    await assert.rejects(loadSkill.execute({ name: 'magic' }, ctx), (e: Error & { hint?: string }) => /no skill 'magic'/.test(e.message) && /inspect, layers/.test(e.hint ?? ''));
+    await assert.rejects(
+      loadSkill.execute({ name: 'magic' }, ctx),
+      (e: Error & { hint?: string }) => /no skill 'magic'/.test(e.message) && /inspect, layers/.test(e.hint ?? ''),
+    );
   });
 
   it('the model sees `name` as an enum of the skills that exist now', () => {
@@ -112,7 +119,10 @@ describe('skills_load_skill and the skill session', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mapwright-skills-'));
     temps.push(dir);
     mkdirSync(join(dir, 'inspect'));
-    writeFileSync(join(dir, 'inspect', 'SKILL.md'), '---\nname: inspect\ndescription: d\nmetadata:\n  tools: inspect.list_layers\n---\nbody\n');
+    writeFileSync(
+      join(dir, 'inspect', 'SKILL.md'),
+      '---\nname: inspect\ndescription: d\nmetadata:\n  tools: inspect.list_layers\n---\nbody\n',
+    );
     const catalogue = new SkillCatalogue([{ dir, origin: 'built-in' }]);
     const registry = new ToolRegistry(builtInTools);
     const offered = new SkillSession(catalogue).offeredToolIds(registry);
@@ -127,7 +137,11 @@ describe('skills_load_skill and the skill session', () => {
     writeFileSync(join(dir, 'processing', 'references', 'crs.md'), 'UTM zones.');
     const catalogue = new SkillCatalogue([{ dir, origin: 'built-in' }]);
     const tool = createLoadSkillTool(catalogue);
-    assert.deepEqual(await tool.execute({ name: 'processing', reference: 'crs.md' }, ctx), { skill: 'processing', reference: 'crs.md', text: 'UTM zones.' });
+    assert.deepEqual(await tool.execute({ name: 'processing', reference: 'crs.md' }, ctx), {
+      skill: 'processing',
+      reference: 'crs.md',
+      text: 'UTM zones.',
+    });
     const loaded = (await tool.execute({ name: 'processing' }, ctx)) as { references: string[] };
     assert.deepEqual(loaded.references, ['crs.md']);
     await assert.rejects(tool.execute({ name: 'processing', reference: 'nope.md' }, ctx), /no reference 'nope.md'/);

@@ -21,7 +21,12 @@ export async function watchSkillRoot(root: string, onChange: () => void): Promis
   const ready = (w: FSWatcher) => new Promise<void>((r) => w.once('ready', () => r()));
 
   async function watchRoot(): Promise<void> {
-    const w = watch(dir, { ignoreInitial: true, persistent: false, depth: 3, ignored: (p) => /(^|[/\\])\.[^/\\]/.test(p.slice(dir.length)) });
+    const w = watch(dir, {
+      ignoreInitial: true,
+      persistent: false,
+      depth: 3,
+      ignored: (p) => /(^|[/\\])\.[^/\\]/.test(p.slice(dir.length)),
+    });
     w.on('all', (event, path) => {
       if (event === 'unlinkDir' && resolve(path) === dir) {
         // The folder itself went away: forget its skills and wait for it to come back.
@@ -39,7 +44,12 @@ export async function watchSkillRoot(root: string, onChange: () => void): Promis
   async function waitForRoot(): Promise<void> {
     const parent = dirname(dir);
     if (!existsSync(parent)) return;
-    const w = watch(parent, { ignoreInitial: true, persistent: false, depth: 0, ignored: (p) => resolve(p) !== parent && resolve(p) !== dir });
+    const w = watch(parent, {
+      ignoreInitial: true,
+      persistent: false,
+      depth: 0,
+      ignored: (p) => resolve(p) !== parent && resolve(p) !== dir,
+    });
     w.on('addDir', (path) => {
       if (resolve(path) !== dir) return;
       onChange();

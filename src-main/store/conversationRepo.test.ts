@@ -51,12 +51,21 @@ describe('ConversationRepo', () => {
     await tick();
     store.conversations.upsert('b', { id: 'b2', role: 'assistant', text: 'more' });
     await tick();
-    assert.deepEqual(store.conversations.list().map((c) => c.id).sort(), ['a', 'b', 'c']);
+    assert.deepEqual(
+      store.conversations
+        .list()
+        .map((c) => c.id)
+        .sort(),
+      ['a', 'b', 'c'],
+    );
 
     store.conversations.limit = 3;
     store.conversations.upsert('d', { id: 'd1', role: 'user', text: 'd' });
     // c was the least recently used: it goes, with its messages.
-    assert.deepEqual(store.conversations.list().map((c) => c.id), ['d', 'b', 'a']);
+    assert.deepEqual(
+      store.conversations.list().map((c) => c.id),
+      ['d', 'b', 'a'],
+    );
     assert.deepEqual(store.conversations.messages('c'), []);
     store.close();
   });

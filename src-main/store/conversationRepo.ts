@@ -37,8 +37,7 @@ export class ConversationRepo {
   /** The most recently updated conversation, if any. */
   latestId(): string | null {
     const row = this.db.prepare('SELECT id FROM conversations ORDER BY updated_at DESC, rowid DESC LIMIT 1').get() as
-      | { id: string }
-      | undefined;
+      { id: string } | undefined;
     return row?.id ?? null;
   }
 
@@ -63,9 +62,9 @@ export class ConversationRepo {
   }
 
   messages(conversationId: string): ChatMessage[] {
-    const rows = this.db
-      .prepare('SELECT body FROM messages WHERE conversation_id = ? ORDER BY seq')
-      .all(conversationId) as { body: string }[];
+    const rows = this.db.prepare('SELECT body FROM messages WHERE conversation_id = ? ORDER BY seq').all(conversationId) as {
+      body: string;
+    }[];
     return rows.map((r) => ChatMessage.parse(JSON.parse(r.body)));
   }
 
@@ -80,25 +79,30 @@ export class ConversationRepo {
     const message = this.db.transaction((): ChatMessage => {
       const now = new Date().toISOString();
       const existing = this.db.prepare('SELECT seq, created_at, conversation_id FROM messages WHERE id = ?').get(draft.id) as
-        | { seq: number; created_at: string; conversation_id: string }
-        | undefined;
+        { seq: number; created_at: string; conversation_id: string } | undefined;
       if (existing && existing.conversation_id !== conversationId) {
         throw new Error(`Message ${draft.id} belongs to another conversation`);
       }
       if (!this.exists(conversationId)) {
         created = true;
         const title = draft.role === 'user' ? titleFrom(draft.text) : UNTITLED;
-        this.db.prepare('INSERT INTO conversations (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)').run(conversationId, title, now, now);
+        this.db
+          .prepare('INSERT INTO conversations (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)')
+          .run(conversationId, title, now, now);
         this.trim(conversationId);
       } else if (!existing && draft.role === 'user') {
         // A conversation opened by a notice gets its title from the person's first message.
-        this.db.prepare('UPDATE conversations SET title = ? WHERE id = ? AND title = ?').run(titleFrom(draft.text), conversationId, UNTITLED);
+        this.db
+          .prepare('UPDATE conversations SET title = ? WHERE id = ? AND title = ?')
+          .run(titleFrom(draft.text), conversationId, UNTITLED);
       }
       const seq =
         existing?.seq ??
-        (this.db.prepare('SELECT COALESCE(MAX(seq), -1) + 1 AS s FROM messages WHERE conversation_id = ?').get(conversationId) as {
-          s: number;
-        }).s;
+        (
+          this.db.prepare('SELECT COALESCE(MAX(seq), -1) + 1 AS s FROM messages WHERE conversation_id = ?').get(conversationId) as {
+            s: number;
+          }
+        ).s;
       const message = ChatMessage.parse({
         ...draft,
         conversationId,

@@ -29,8 +29,7 @@ export class SnapshotRepo {
 
   latest(): SnapshotInfo | null {
     const row = this.db.prepare('SELECT id, at, run_id, tool_id, summary FROM snapshots ORDER BY id DESC LIMIT 1').get() as
-      | { id: number; at: string; run_id: string | null; tool_id: string; summary: string }
-      | undefined;
+      { id: number; at: string; run_id: string | null; tool_id: string; summary: string } | undefined;
     return row ? { id: row.id, at: row.at, runId: row.run_id, toolId: row.tool_id, summary: row.summary } : null;
   }
 
@@ -38,7 +37,9 @@ export class SnapshotRepo {
   lastRun(): SnapshotInfo[] {
     const latest = this.latest();
     if (!latest?.runId) return latest ? [latest] : [];
-    const rows = this.db.prepare('SELECT id, at, run_id, tool_id, summary FROM snapshots WHERE run_id = ? ORDER BY id').all(latest.runId) as {
+    const rows = this.db
+      .prepare('SELECT id, at, run_id, tool_id, summary FROM snapshots WHERE run_id = ? ORDER BY id')
+      .all(latest.runId) as {
       id: number;
       at: string;
       run_id: string | null;

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { decideApproval, type PolicyInput } from './approvalPolicy.js';
 
-const tool = (safety: 'read' | 'write' | 'destructive', extra: Partial<ToolDefinition> = {}) => ({ id: `t.${safety}`, safety, ...extra }) as unknown as ToolDefinition;
+const tool = (safety: 'read' | 'write' | 'destructive', extra: Partial<ToolDefinition> = {}) =>
+  ({ id: `t.${safety}`, safety, ...extra }) as unknown as ToolDefinition;
 const base: Omit<PolicyInput, 'def'> = { caller: 'model', mode: 'ask', askForReads: false, granted: false };
 
 describe('approval policy', () => {
@@ -30,7 +31,10 @@ describe('approval policy', () => {
   });
   it('user_only tools are refused to the model, run for the person', () => {
     assert.equal(decideApproval({ ...base, def: tool('write', { caller: 'user_only' }) }).kind, 'refuse');
-    assert.deepEqual(decideApproval({ ...base, caller: 'user', def: tool('write', { caller: 'user_only' }) }), { kind: 'run', decision: 'user_action' });
+    assert.deepEqual(decideApproval({ ...base, caller: 'user', def: tool('write', { caller: 'user_only' }) }), {
+      kind: 'run',
+      decision: 'user_action',
+    });
   });
   it('a network source makes any call network: asks in every mode, never remembered, even when granted; refused in Plan', () => {
     const net = { networkOrigins: ['https://example.org:443'] };
@@ -41,8 +45,11 @@ describe('approval policy', () => {
     assert.equal(decideApproval({ ...base, ...net, mode: 'plan', def: tool('read') }).kind, 'refuse');
     assert.deepEqual(decideApproval({ ...base, ...net, caller: 'user', def: tool('write') }), { kind: 'ask', rememberable: false });
   });
-  it('a GUI call carrying a path or SQL asks like the model\'s, and is never remembered', () => {
-    assert.deepEqual(decideApproval({ ...base, caller: 'user', unverifiedGuiInput: true, def: tool('write') }), { kind: 'ask', rememberable: false });
+  it("a GUI call carrying a path or SQL asks like the model's, and is never remembered", () => {
+    assert.deepEqual(decideApproval({ ...base, caller: 'user', unverifiedGuiInput: true, def: tool('write') }), {
+      kind: 'ask',
+      rememberable: false,
+    });
     assert.deepEqual(decideApproval({ ...base, caller: 'user', def: tool('write') }), { kind: 'run', decision: 'user_action' });
   });
 });

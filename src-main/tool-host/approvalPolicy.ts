@@ -27,16 +27,30 @@ export interface PolicyInput {
  * except destructive ones and those carrying a path or SQL text from the renderer, which is
  * trusted less than main.
  */
-export function decideApproval({ def, caller, mode, askForReads, granted, networkOrigins = [], unverifiedGuiInput = false }: PolicyInput): PolicyDecision {
+export function decideApproval({
+  def,
+  caller,
+  mode,
+  askForReads,
+  granted,
+  networkOrigins = [],
+  unverifiedGuiInput = false,
+}: PolicyInput): PolicyDecision {
   const network = def.network === true || networkOrigins.length > 0;
   if (caller === 'model' && def.caller === 'user_only') {
     return { kind: 'refuse', message: `${def.id} can only be run by the person, from the interface.` };
   }
   if (caller === 'model' && mode === 'plan' && def.safety !== 'read') {
-    return { kind: 'refuse', message: `Plan mode: ${def.id} changes the project, so it is not run now. Describe it as a step of your plan instead.` };
+    return {
+      kind: 'refuse',
+      message: `Plan mode: ${def.id} changes the project, so it is not run now. Describe it as a step of your plan instead.`,
+    };
   }
   if (caller === 'model' && mode === 'plan' && network) {
-    return { kind: 'refuse', message: `Plan mode: ${def.id} would reach the network (${networkOrigins.join(', ') || 'a network tool'}), so it is not run now. Describe it as a step of your plan instead.` };
+    return {
+      kind: 'refuse',
+      message: `Plan mode: ${def.id} would reach the network (${networkOrigins.join(', ') || 'a network tool'}), so it is not run now. Describe it as a step of your plan instead.`,
+    };
   }
   if (def.safety === 'destructive' || network) return { kind: 'ask', rememberable: false };
   if (caller === 'user') return unverifiedGuiInput ? { kind: 'ask', rememberable: false } : { kind: 'run', decision: 'user_action' };

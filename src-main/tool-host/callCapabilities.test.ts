@@ -16,7 +16,10 @@ describe('call capabilities of the built-in tools', () => {
     assert.deepEqual(capabilityValues(tool('layers.load').input, { path: '/a.gpkg', name: 'x' }), { sources: ['/a.gpkg'], sql: [] });
     assert.deepEqual(capabilityValues(tool('inspect.describe_path').input, { path: '/d' }), { sources: ['/d'], sql: [] });
     assert.deepEqual(capabilityValues(tool('inspect.sql').input, { sql: 'SELECT 1' }), { sources: [], sql: ['SELECT 1'] });
-    assert.deepEqual(capabilityValues(tool('inspect.query_features').input, { layer: 'x', where: 'a > 1' }), { sources: [], sql: ['a > 1'] });
+    assert.deepEqual(capabilityValues(tool('inspect.query_features').input, { layer: 'x', where: 'a > 1' }), {
+      sources: [],
+      sql: ['a > 1'],
+    });
     assert.deepEqual(capabilityValues(tool('inspect.query_features').input, { layer: 'x' }), { sources: [], sql: [] });
     assert.deepEqual(capabilityValues(tool('layers.set_opacity').input, { layer: 'x', opacity: 0.5 }), { sources: [], sql: [] });
   });
@@ -24,9 +27,15 @@ describe('call capabilities of the built-in tools', () => {
   it('makes a local VRT that reads a URL a network call, and one that reads a private file a refusal', () => {
     const dir = mkdtempSync(join(tmpdir(), 'mw-caps-'));
     const remote = join(dir, 'remote.vrt');
-    writeFileSync(remote, '<OGRVRTDataSource><OGRVRTLayer name="x"><SrcDataSource>/vsicurl/https://example.org/x.geojson</SrcDataSource></OGRVRTLayer></OGRVRTDataSource>');
+    writeFileSync(
+      remote,
+      '<OGRVRTDataSource><OGRVRTLayer name="x"><SrcDataSource>/vsicurl/https://example.org/x.geojson</SrcDataSource></OGRVRTLayer></OGRVRTDataSource>',
+    );
     const nested = join(dir, 'nested.vrt');
-    writeFileSync(nested, '<OGRVRTDataSource><OGRVRTLayer name="y"><SrcDataSource relativeToVRT="1">remote.vrt</SrcDataSource></OGRVRTLayer></OGRVRTDataSource>');
+    writeFileSync(
+      nested,
+      '<OGRVRTDataSource><OGRVRTLayer name="y"><SrcDataSource relativeToVRT="1">remote.vrt</SrcDataSource></OGRVRTLayer></OGRVRTDataSource>',
+    );
     const load = tool('layers.load');
     const a = assessCall(load, { path: remote }, nothingPrivate);
     assert.deepEqual(a.ok && a.caps.networkOrigins, ['https://example.org:443']);

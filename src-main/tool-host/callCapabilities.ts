@@ -19,14 +19,26 @@ export interface CallCapabilities {
  * network call, which the policy always asks for and the egress gate lets through only while
  * it runs.
  */
-export function assessCall(def: ToolDefinition, args: unknown, privatePaths: PrivatePathCheck): { ok: true; caps: CallCapabilities } | { ok: false; error: ToolResult } {
+export function assessCall(
+  def: ToolDefinition,
+  args: unknown,
+  privatePaths: PrivatePathCheck,
+): { ok: true; caps: CallCapabilities } | { ok: false; error: ToolResult } {
   const { sources, sql } = capabilityValues(def.input, args);
   const origins = new Set<string>();
   for (const source of sources) {
     const verdict = inspectSource(source, privatePaths);
     if (!verdict.ok) {
       if (verdict.kind === 'private') {
-        return { ok: false, error: toolError('not_allowed', `${verdict.message}.`, false, 'Give the path of a data file outside the Mapwright data folder; outputs of earlier tools are project layers already.') };
+        return {
+          ok: false,
+          error: toolError(
+            'not_allowed',
+            `${verdict.message}.`,
+            false,
+            'Give the path of a data file outside the Mapwright data folder; outputs of earlier tools are project layers already.',
+          ),
+        };
       }
       if (verdict.kind === 'unapprovable') return { ok: false, error: toolError('not_allowed', `${verdict.message}.`, false) };
       return { ok: false, error: toolError('invalid_params', `${def.id} ${verdict.message}.`, true) };

@@ -15,7 +15,10 @@ describe('RendererQueries', () => {
   });
   it('times out when no window answers', async () => {
     const q = new RendererQueries((() => undefined) as never, 50);
-    await assert.rejects(q.ask('screenshot', new AbortController().signal), (e: unknown) => e instanceof ToolFailure && e.code === 'timeout');
+    await assert.rejects(
+      q.ask('screenshot', new AbortController().signal),
+      (e: unknown) => e instanceof ToolFailure && e.code === 'timeout',
+    );
   });
   it('Stop cancels the wait', async () => {
     const q = new RendererQueries((() => undefined) as never, 5000);

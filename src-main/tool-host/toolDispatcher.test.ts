@@ -144,9 +144,18 @@ describe('ToolDispatcher rules of the tool layer', () => {
     ({ ...echo, input: z.object({}), summary: () => String(over.id), execute: async () => 'done', ...over }) as unknown as ToolDefinition;
   const userOnly = mk({ id: 'test.user_only', safety: 'write', caller: 'user_only' });
   const destructive = mk({ id: 'test.destroy', safety: 'destructive' });
-  const slow = mk({ id: 'test.slow', timeoutMs: 50, execute: (_a: unknown, ctx: { signal: AbortSignal }) => new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')))) } as never);
+  const slow = mk({
+    id: 'test.slow',
+    timeoutMs: 50,
+    execute: (_a: unknown, ctx: { signal: AbortSignal }) =>
+      new Promise((_r, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('aborted')))),
+  } as never);
   const once = mk({ id: 'test.once', oncePerSession: true });
-  const producer = mk({ id: 'test.producer', safety: 'write', execute: async () => ({ load_layers: [{ path: '/out/a.gpkg|layername=a', name: 'a' }] }) });
+  const producer = mk({
+    id: 'test.producer',
+    safety: 'write',
+    execute: async () => ({ load_layers: [{ path: '/out/a.gpkg|layername=a', name: 'a' }] }),
+  });
   let inFlight = 0;
   let peak = 0;
   const single = mk({
@@ -162,7 +171,10 @@ describe('ToolDispatcher rules of the tool layer', () => {
 
   function host(mode: 'ask' | 'auto' | 'plan' = 'ask') {
     const announced: string[] = [];
-    const broker = new ApprovalBroker((r) => announced.push(r.id), () => undefined);
+    const broker = new ApprovalBroker(
+      (r) => announced.push(r.id),
+      () => undefined,
+    );
     const audit: NewAuditEntry[] = [];
     const registry = new ToolRegistry([userOnly, destructive, slow, once, producer, single, write]);
     const dispatcher = new ToolDispatcher(registry, handles, broker, {
@@ -287,7 +299,10 @@ describe('dispatcher: sources are judged below the tools', () => {
   });
   function host() {
     const requests: { network?: string[]; rememberable: boolean }[] = [];
-    const broker = new ApprovalBroker((r) => requests.push(r), () => undefined);
+    const broker = new ApprovalBroker(
+      (r) => requests.push(r),
+      () => undefined,
+    );
     const dispatcher = new ToolDispatcher(new ToolRegistry([reader]), handles, broker, {
       policy: () => ({ mode: 'auto', askForReads: false }),
       audit: () => undefined,
@@ -342,7 +357,10 @@ describe('dispatcher: a read the egress gate refused says so', () => {
         throw new Error('HTTP response code: 403');
       },
     });
-    const broker = new ApprovalBroker(() => undefined, () => undefined);
+    const broker = new ApprovalBroker(
+      () => undefined,
+      () => undefined,
+    );
     const dispatcher = new ToolDispatcher(new ToolRegistry([failing]), handles, broker, {
       policy: () => ({ mode: 'ask', askForReads: false }),
       audit: () => undefined,
@@ -381,7 +399,19 @@ describe('dispatcher: Commands pass the same gate', () => {
       throw new Error('disk full');
     },
   });
-  const row = (e: NewAuditEntry) => [e.toolId, e.caller, e.toolVersion, e.definitionHash, e.decision, e.decidedBy, e.outcome, e.errorCode, e.durationMs, e.runId, e.conversationId];
+  const row = (e: NewAuditEntry) => [
+    e.toolId,
+    e.caller,
+    e.toolVersion,
+    e.definitionHash,
+    e.decision,
+    e.decidedBy,
+    e.outcome,
+    e.errorCode,
+    e.durationMs,
+    e.runId,
+    e.conversationId,
+  ];
 
   it('validates, runs and audits a command as the person’s own action', async () => {
     const s = setup();
@@ -409,7 +439,9 @@ describe('dispatcher: Commands pass the same gate', () => {
     const bad = (await s.dispatcher.runCommand({ command: setMode, rawArgs: { mode: 'yolo' }, conversationId: 'k1' })).result;
     assert.ok(!bad.ok && bad.error.code === 'invalid_params' && !bad.error.retryable);
     assert.match(!bad.ok ? bad.error.message : '', /^Invalid parameters for commands\.set_mode: mode: /);
-    assert.deepEqual(s.audit.map(row), [['commands.set_mode', 'user', null, null, 'refused', 'system', 'error', 'invalid_params', null, null, 'k1']]);
+    assert.deepEqual(s.audit.map(row), [
+      ['commands.set_mode', 'user', null, null, 'refused', 'system', 'error', 'invalid_params', null, null, 'k1'],
+    ]);
   });
 });
 
@@ -459,14 +491,22 @@ describe('dispatcher: produced layers may bring their own info', () => {
       execute: async () => ({ load_layers: items }),
     });
     const requests: LoadLayerRequest[] = [];
-    const dispatcher = new ToolDispatcher(new ToolRegistry([producer]), handles, new ApprovalBroker(() => undefined, () => undefined), {
-      policy: () => ({ mode: 'auto', askForReads: false }),
-      audit: () => undefined,
-      snapshot: () => undefined,
-      loadProduced: async (r) => (requests.push(r), r.name ?? r.path),
-      privatePaths: { isPrivate: () => false, mentionedIn: () => false },
-      openEgress: () => () => undefined,
-    });
+    const dispatcher = new ToolDispatcher(
+      new ToolRegistry([producer]),
+      handles,
+      new ApprovalBroker(
+        () => undefined,
+        () => undefined,
+      ),
+      {
+        policy: () => ({ mode: 'auto', askForReads: false }),
+        audit: () => undefined,
+        snapshot: () => undefined,
+        loadProduced: async (r) => (requests.push(r), r.name ?? r.path),
+        privatePaths: { isPrivate: () => false, mentionedIn: () => false },
+        openEgress: () => () => undefined,
+      },
+    );
     return { dispatcher, requests };
   }
 

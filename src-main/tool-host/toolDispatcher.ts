@@ -163,13 +163,25 @@ export class ToolDispatcher {
     const tool = this.registry.find(req.name);
     if (!tool) {
       const near = this.registry.nearest(req.name);
-      return this.end(req, null, req.rawArgs, REFUSED_BY_SYSTEM, toolError('unknown_tool', `There is no tool '${req.name}'.`, false, `Did you mean: ${near.join(', ')}?`));
+      return this.end(
+        req,
+        null,
+        req.rawArgs,
+        REFUSED_BY_SYSTEM,
+        toolError('unknown_tool', `There is no tool '${req.name}'.`, false, `Did you mean: ${near.join(', ')}?`),
+      );
     }
     const { def } = tool;
     const parsed = parseToolArgs(tool, req.rawArgs);
     if (!parsed.ok) return this.end(req, tool, req.rawArgs, REFUSED_BY_SYSTEM, parsed.error);
     if (def.oncePerSession && this.usedOnce.has(def.id)) {
-      return this.end(req, tool, parsed.args, REFUSED_BY_POLICY, toolError('not_allowed', `${def.id} runs once per session and has already run.`, false));
+      return this.end(
+        req,
+        tool,
+        parsed.args,
+        REFUSED_BY_POLICY,
+        toolError('not_allowed', `${def.id} runs once per session and has already run.`, false),
+      );
     }
     return { tool, args: parsed.args };
   }
@@ -184,7 +196,11 @@ export class ToolDispatcher {
     let preview: Preview | undefined;
     if (def.prepare) {
       try {
-        const prepared = await def.prepare(args, { handles: pickHandles(this.handles, def.handles), caller: req.caller, signal: req.signal });
+        const prepared = await def.prepare(args, {
+          handles: pickHandles(this.handles, def.handles),
+          caller: req.caller,
+          signal: req.signal,
+        });
         args = prepared.args;
         preview = prepared.preview;
       } catch (err) {
@@ -255,7 +271,8 @@ export class ToolDispatcher {
   private async runLimited(req: DispatchRequest, call: PreparedCall, verdict: Verdict): Promise<DispatchOutcome> {
     const { tool, args, caps, summary } = call;
     const { def } = tool;
-    if (req.signal.aborted) return this.finish(req, tool, args, verdict, toolError('cancelled', 'The run was stopped before this call ran.', false));
+    if (req.signal.aborted)
+      return this.finish(req, tool, args, verdict, toolError('cancelled', 'The run was stopped before this call ran.', false));
 
     if (def.safety !== 'read') this.hooks.snapshot({ runId: req.runId, conversationId: req.conversationId, toolId: def.id, summary });
     if (def.oncePerSession) this.usedOnce.add(def.id);
@@ -281,7 +298,8 @@ export class ToolDispatcher {
       loadedLayers = await this.loadProduced(data);
       result = { ok: true, data };
     } catch (err) {
-      if (timeout?.signal.aborted) result = toolError('timeout', `${def.id} took longer than ${Math.round(def.timeoutMs! / 1000)} s and was stopped.`, true);
+      if (timeout?.signal.aborted)
+        result = toolError('timeout', `${def.id} took longer than ${Math.round(def.timeoutMs! / 1000)} s and was stopped.`, true);
       else if (req.signal.aborted) result = toolError('cancelled', `${def.id} was stopped.`, false);
       else result = withEgressHint(failureOf(def.id, err), this.hooks.egressRefusedSince?.(startedAt) ?? []);
     } finally {
@@ -391,7 +409,10 @@ function parseArgs(input: z.ZodType, raw: unknown, what: { name: string; noun: '
     try {
       value = raw.trim() === '' ? {} : JSON.parse(raw);
     } catch {
-      return { ok: false, error: toolError('invalid_params', `The ${what.noun} for ${what.name} are not valid JSON: ${raw.slice(0, 200)}`, what.retryable) };
+      return {
+        ok: false,
+        error: toolError('invalid_params', `The ${what.noun} for ${what.name} are not valid JSON: ${raw.slice(0, 200)}`, what.retryable),
+      };
     }
   }
   const result = input.safeParse(value ?? {});

@@ -36,8 +36,10 @@ export class ToolRegistry {
     if (!(def.input instanceof z.ZodObject)) throw new Error(`Tool '${def.id}' needs a zod object input schema`);
     if (!def.description.trim()) throw new Error(`Tool '${def.id}' has no description`);
     if (def.safety !== 'read' && typeof def.summary !== 'function') throw new Error(`Write tool '${def.id}' has no summary`);
-    if (!def.title?.trim() || !def.group?.trim() || !def.icon?.trim()) throw new Error(`Tool '${def.id}' needs a title, a group and an icon`);
-    if (!['main', 'worker', 'renderer'].includes(def.exec)) throw new Error(`Tool '${def.id}' has an unknown exec channel '${String(def.exec)}'`);
+    if (!def.title?.trim() || !def.group?.trim() || !def.icon?.trim())
+      throw new Error(`Tool '${def.id}' needs a title, a group and an icon`);
+    if (!['main', 'worker', 'renderer'].includes(def.exec))
+      throw new Error(`Tool '${def.id}' has an unknown exec channel '${String(def.exec)}'`);
     if (typeof def.execute !== 'function') throw new Error(`Tool '${def.id}' has no execute handler`);
     for (const h of def.handles) {
       if (!HANDLE_NAMES.includes(h)) throw new Error(`Tool '${def.id}' asks for unknown handle '${String(h)}'`);
@@ -45,7 +47,18 @@ export class ToolRegistry {
     const inputSchema = z.toJSONSchema(def.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
     delete inputSchema.$schema;
     const definitionHash = createHash('sha256')
-      .update(JSON.stringify([def.id, def.version, def.description, inputSchema, def.safety, def.network ?? false, def.caller ?? 'user_and_model', def.exec]))
+      .update(
+        JSON.stringify([
+          def.id,
+          def.version,
+          def.description,
+          inputSchema,
+          def.safety,
+          def.network ?? false,
+          def.caller ?? 'user_and_model',
+          def.exec,
+        ]),
+      )
       .digest('hex')
       .slice(0, 16);
     const entry: RegisteredTool = { def, wireName: wire, inputSchema, definitionHash };
@@ -85,4 +98,3 @@ export class ToolRegistry {
       .map((x) => x.name);
   }
 }
-

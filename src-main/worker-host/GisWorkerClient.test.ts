@@ -121,7 +121,10 @@ describe('GisWorkerClient (scripted worker)', () => {
     ch.emit({ type: 'result', id: r2!.id, value: { kind: 'vector' } });
     ch.emit({ type: 'result', id: r3!.id, value: 'not bytes' });
     for (const p of [bad, wrongShape, wrongTile]) {
-      await assert.rejects(p, (err: unknown) => err instanceof WorkerRequestError && err.code === 'internal' && /malformed/.test(err.message));
+      await assert.rejects(
+        p,
+        (err: unknown) => err instanceof WorkerRequestError && err.code === 'internal' && /malformed/.test(err.message),
+      );
     }
     // The same worker goes on serving.
     const ok = client.call('layers.describe', describeArgs);
@@ -169,7 +172,10 @@ describe('GisWorkerClient (scripted worker)', () => {
   test('a worker that never says ready times out', async () => {
     const { launch, channels } = fakes();
     const client = new GisWorkerClient(launch, { startTimeoutMs: 30 });
-    await assert.rejects(client.call('layers.describe', describeArgs), (err: unknown) => err instanceof WorkerCrashedError && /did not become ready within 30 ms/.test(err.message));
+    await assert.rejects(
+      client.call('layers.describe', describeArgs),
+      (err: unknown) => err instanceof WorkerCrashedError && /did not become ready within 30 ms/.test(err.message),
+    );
     assert.ok(channels[0]!.killed);
     client.dispose();
   });
@@ -228,7 +234,10 @@ describe('GisWorkerClient (scripted worker)', () => {
     await assert.rejects(p, /stop/);
     ready(channels[0]!);
     assert.deepEqual(channels[0]!.sent, []);
-    await assert.rejects(client.call('layers.describe', describeArgs, { signal: AbortSignal.abort() }), (err: Error) => err.name === 'AbortError');
+    await assert.rejects(
+      client.call('layers.describe', describeArgs, { signal: AbortSignal.abort() }),
+      (err: Error) => err.name === 'AbortError',
+    );
     client.dispose();
   });
 

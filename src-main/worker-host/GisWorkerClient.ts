@@ -1,4 +1,11 @@
-import { describeCall, invalidArguments, WORKER_CALLS, type CallParams, type CallResult, type WorkerCallName } from '../../src-shared/worker/workerCalls.js';
+import {
+  describeCall,
+  invalidArguments,
+  WORKER_CALLS,
+  type CallParams,
+  type CallResult,
+  type WorkerCallName,
+} from '../../src-shared/worker/workerCalls.js';
 import { WorkerToMain, type WorkerErrorCode, type WorkerRequest } from '../gis-worker/protocol.js';
 import type { WorkerChannel, WorkerLauncher, WorkerSpawn } from './launcher.js';
 import { makeWorkerSpawn } from './workerSpawn.js';
@@ -205,7 +212,13 @@ export class GisWorkerClient {
       if (checked.success) this.settle(p).resolve(checked.data);
       else {
         const issue = checked.error.issues[0];
-        this.fail(p, new WorkerRequestError('internal', `The GIS worker sent a malformed reply to ${fn}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim()));
+        this.fail(
+          p,
+          new WorkerRequestError(
+            'internal',
+            `The GIS worker sent a malformed reply to ${fn}: ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
+          ),
+        );
       }
     }
   }
@@ -308,4 +321,3 @@ function formatMs(ms: number): string {
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('The operation was aborted', 'AbortError');
 }
-

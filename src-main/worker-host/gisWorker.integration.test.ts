@@ -40,8 +40,8 @@ describe('GIS worker process', { skip: skipReason }, () => {
       z: 10,
       x: 529,
       y: 348,
-      style: { type: 'grey', band: 1, min: null, max: null }
-});
+      style: { type: 'grey', band: 1, min: null, max: null },
+    });
     assert.ok(png instanceof Uint8Array);
     assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
   });
@@ -101,7 +101,10 @@ describe('GIS worker process', { skip: skipReason }, () => {
     process.kill(pid, 'SIGKILL');
     await assert.rejects(p, (err: unknown) => {
       assert.ok(err instanceof WorkerCrashedError);
-      assert.match(err.message, /^The GIS worker stopped while loading the features of .*ne_110m_admin_0_countries\.json; it has been restarted$/);
+      assert.match(
+        err.message,
+        /^The GIS worker stopped while loading the features of .*ne_110m_admin_0_countries\.json; it has been restarted$/,
+      );
       return true;
     });
     const info = await client.call('layers.describe', { source: fixture('L7_ETMs.tif') });

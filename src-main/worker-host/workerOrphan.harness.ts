@@ -38,11 +38,13 @@ if (mode === 'idle') {
   client.call('layers.describe', { source: fixture('elev.tif') }).then(report, fail);
 } else {
   client
-    .call('processing.run', {
+    .call(
+      'processing.run',
+      {
         algorithm: 'resample',
         params: { input: fixture('elev.tif'), resolution: 0.00002, method: 'bilinear' },
-        output: path.join(outputDir, 'huge.tif')
-},
+        output: path.join(outputDir, 'huge.tif'),
+      },
       { onProgress: report },
     )
     .then(() => fail(new Error('the resample finished before the harness was killed')), fail);

@@ -16,7 +16,6 @@ import { isRunning, makeTempDir, REPO_ROOT, skipReason } from '../gis-worker/tes
 const HARNESS = path.join(REPO_ROOT, 'src-main', 'worker-host', 'workerOrphan.harness.ts');
 const DEADLINE_MS = 2000;
 
-
 /** Starts the stand-in main and waits for its `{ workerPid, workerDir }` line. */
 async function startHarness(t: TestContext, mode: 'idle' | 'busy', outputDir: string): Promise<{ main: ChildProcess; workerPid: number }> {
   const main = spawn(process.execPath, ['--import', 'tsx', HARNESS, mode, outputDir], {

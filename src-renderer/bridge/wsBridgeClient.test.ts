@@ -51,7 +51,10 @@ const tick = (ms = 10) => new Promise((r) => setTimeout(r, ms));
 
 describe('wsBridgeClient', () => {
   it('builds the socket URL from the page URL', () => {
-    assert.equal(wsUrlFromLocation({ protocol: 'http:', host: '127.0.0.1:5173', search: '?token=a+b%2F' }), 'ws://127.0.0.1:5173/bridge?token=a%20b%2F');
+    assert.equal(
+      wsUrlFromLocation({ protocol: 'http:', host: '127.0.0.1:5173', search: '?token=a+b%2F' }),
+      'ws://127.0.0.1:5173/bridge?token=a%20b%2F',
+    );
     assert.equal(wsUrlFromLocation({ protocol: 'https:', host: 'x', search: '' }), 'wss://x/bridge?token=');
   });
 

@@ -77,8 +77,11 @@ function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: n
         <p className="approval-dialog__summary">{request.summary}</p>
         {request.network && request.network.length > 0 && (
           <div className="approval-dialog__network" role="note" data-testid="approval-network">
-            Connects to the network: {request.network.map((origin) => <code key={origin}>{origin}</code>)} — only during this call, and never
-            remembered.
+            Connects to the network:{' '}
+            {request.network.map((origin) => (
+              <code key={origin}>{origin}</code>
+            ))}{' '}
+            — only during this call, and never remembered.
           </div>
         )}
         {request.fromInterface && (
@@ -107,12 +110,7 @@ function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: n
       <footer className="approval-dialog__foot">
         {request.rememberable ? (
           <label className="approval-dialog__remember">
-            <input
-              type="checkbox"
-              data-testid="approval-remember"
-              checked={remember}
-              onChange={(e) => setRemember(e.target.checked)}
-            />
+            <input type="checkbox" data-testid="approval-remember" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
             Allow this tool for this session
           </label>
         ) : (

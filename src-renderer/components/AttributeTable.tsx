@@ -92,7 +92,13 @@ function AttributeTablePanel({ layer }: { layer: Layer }) {
   const filtered = query.where !== null;
   const unfiltered = pages.unfilteredTotal ?? layer.info.featureCount;
   return (
-    <section className="attribute-table" data-testid="attribute-table" data-layer-id={layer.id} data-layer-name={layer.name} aria-label={`Attributes of ${layer.name}`}>
+    <section
+      className="attribute-table"
+      data-testid="attribute-table"
+      data-layer-id={layer.id}
+      data-layer-name={layer.name}
+      aria-label={`Attributes of ${layer.name}`}
+    >
       <AttributeTableToolbar
         layerName={layer.name}
         count={countText(pages.total, filtered, unfiltered)}

@@ -52,7 +52,12 @@ export function AttributeTableHeader({ fields, widths, totalWidth, sort, scrollL
               data-sort={state}
               style={{ width: widths[field.name] }}
             >
-              <button type="button" className="attribute-column__sort" title={`${field.name} (${field.type}) — click to sort`} onClick={() => onSort(field.name)}>
+              <button
+                type="button"
+                className="attribute-column__sort"
+                title={`${field.name} (${field.type}) — click to sort`}
+                onClick={() => onSort(field.name)}
+              >
                 <span className="attribute-column__name">{field.name}</span>
                 <span className="attribute-column__arrow" aria-hidden="true">
                   {ARROWS[state]}

@@ -76,7 +76,14 @@ export function AttributeTableRows({ pages, fields, widths, totalWidth, selected
     const row = pages.rowAt(index);
     const top = view.rowTop(index);
     if (!row) {
-      rows.push(<div key={`loading-${index}`} className="attribute-row attribute-row--loading" style={{ top, width: totalWidth }} aria-busy="true" />);
+      rows.push(
+        <div
+          key={`loading-${index}`}
+          className="attribute-row attribute-row--loading"
+          style={{ top, width: totalWidth }}
+          aria-busy="true"
+        />,
+      );
       continue;
     }
     const isSelected = selected.has(row.fid);

@@ -83,7 +83,13 @@ export function AttributeTableToolbar(props: Props) {
         )}
       </div>
       {appliedFilter && (
-        <button type="button" className="btn btn--small" data-testid="attribute-select-matching" onClick={props.onSelectMatching} title="Select every row the filter matches">
+        <button
+          type="button"
+          className="btn btn--small"
+          data-testid="attribute-select-matching"
+          onClick={props.onSelectMatching}
+          title="Select every row the filter matches"
+        >
           Select matching
         </button>
       )}
@@ -93,16 +99,35 @@ export function AttributeTableToolbar(props: Props) {
             {selectionNote(selectedCount, highlight)}
           </span>
           {props.canZoom && (
-            <button type="button" className="btn btn--small" data-testid="attribute-zoom-selection" disabled={!highlight?.bbox} onClick={props.onZoomToSelection}>
+            <button
+              type="button"
+              className="btn btn--small"
+              data-testid="attribute-zoom-selection"
+              disabled={!highlight?.bbox}
+              onClick={props.onZoomToSelection}
+            >
               Zoom to selection
             </button>
           )}
-          <button type="button" className="btn btn--small" data-testid="attribute-clear-selection" onClick={props.onClearSelection} title="Clear the selection (Esc on the map)">
+          <button
+            type="button"
+            className="btn btn--small"
+            data-testid="attribute-clear-selection"
+            onClick={props.onClearSelection}
+            title="Clear the selection (Esc on the map)"
+          >
             Clear
           </button>
         </>
       )}
-      <button type="button" className="icon-btn" data-testid="attribute-table-close" aria-label="Close the attribute table" title="Close" onClick={props.onClose}>
+      <button
+        type="button"
+        className="icon-btn"
+        data-testid="attribute-table-close"
+        aria-label="Close the attribute table"
+        title="Close"
+        onClick={props.onClose}
+      >
         ×
       </button>
     </header>

@@ -3,7 +3,13 @@ import { selectAuditFilter, selectAuditToolIds, type AuditFilter } from '../stor
 import { useAppStore } from '../store/useAppStore.js';
 
 /** One `<select>` per filter; the empty value means "all". */
-function FilterSelect({ label, testId, value, options, onChange }: {
+function FilterSelect({
+  label,
+  testId,
+  value,
+  options,
+  onChange,
+}: {
   label: string;
   testId: string;
   value: string | undefined;
@@ -34,19 +40,31 @@ export function AuditFilters() {
   const tools = filter.toolId && !toolIds.includes(filter.toolId) ? [...toolIds, filter.toolId] : toolIds;
   return (
     <div className="audit-filters">
-      <FilterSelect label="Tool" testId="audit-filter-tool" value={filter.toolId} options={tools.map((id) => [id, id])} onChange={(toolId) => set({ toolId })} />
+      <FilterSelect
+        label="Tool"
+        testId="audit-filter-tool"
+        value={filter.toolId}
+        options={tools.map((id) => [id, id])}
+        onChange={(toolId) => set({ toolId })}
+      />
       <FilterSelect
         label="Caller"
         testId="audit-filter-caller"
         value={filter.caller}
-        options={[['user', 'You'], ['model', 'Assistant']]}
+        options={[
+          ['user', 'You'],
+          ['model', 'Assistant'],
+        ]}
         onChange={(v) => set({ caller: v as AuditFilter['caller'] })}
       />
       <FilterSelect
         label="Outcome"
         testId="audit-filter-outcome"
         value={filter.outcome}
-        options={[['ok', 'OK'], ['error', 'Error']]}
+        options={[
+          ['ok', 'OK'],
+          ['error', 'Error'],
+        ]}
         onChange={(v) => set({ outcome: v as AuditFilter['outcome'] })}
       />
     </div>

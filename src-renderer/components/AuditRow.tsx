@@ -13,7 +13,12 @@ export function AuditRow({ entry }: { entry: AuditEntryView }) {
   const version = entry.toolVersion ? ` v${entry.toolVersion}` : '';
   return (
     <>
-      <tr className={`audit-row audit-row--${entry.outcome}`} data-testid="audit-row" data-tool-id={entry.toolId} data-outcome={entry.outcome}>
+      <tr
+        className={`audit-row audit-row--${entry.outcome}`}
+        data-testid="audit-row"
+        data-tool-id={entry.toolId}
+        data-outcome={entry.outcome}
+      >
         <td title={time.full}>{time.short}</td>
         <td>{entry.caller === 'model' ? 'assistant' : 'you'}</td>
         <td className="audit-row__tool" title={`${entry.toolId}${version}${entry.definitionHash ? ` · ${entry.definitionHash}` : ''}`}>

@@ -43,11 +43,7 @@ export const ChatMessage = memo(function ChatMessage({ id }: { id: string }) {
   const calls = (message.toolCalls?.length ?? 0) > 0;
   const hidden = empty && !reasoning && (calls || !live);
   return (
-    <div
-      className={`chat-msg chat-msg--${role}${hidden ? ' chat-msg--empty' : ''}`}
-      data-testid="chat-message"
-      data-role={role}
-    >
+    <div className={`chat-msg chat-msg--${role}${hidden ? ' chat-msg--empty' : ''}`} data-testid="chat-message" data-role={role}>
       {reasoning && <ReasoningBlock text={reasoning} answerStarted={!empty || calls} live={live} />}
       {empty && reasoning ? null : empty && !hidden ? (
         <div className="chat-msg__typing" aria-label="The assistant is writing">

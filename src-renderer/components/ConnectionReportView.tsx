@@ -5,7 +5,11 @@ import { REASONING_LABELS, STREAMING_LABELS, TOOLS_LABELS } from '../lib/setting
 export function ConnectionReportView({ report }: { report: ConnectionReport }) {
   const { detected } = report;
   return (
-    <section className={`connection-report connection-report--${report.ok ? 'ok' : 'failed'}`} data-testid="settings-test-result" data-ok={report.ok ? 'true' : 'false'}>
+    <section
+      className={`connection-report connection-report--${report.ok ? 'ok' : 'failed'}`}
+      data-testid="settings-test-result"
+      data-ok={report.ok ? 'true' : 'false'}
+    >
       <p className="connection-report__message">{report.message}</p>
       <dl className="connection-report__facts">
         <dt>Tools</dt>

@@ -96,7 +96,14 @@ export function ConversationListItem({ conversation, isCurrent, locked, onOpen, 
       ) : (
         mode === 'view' && (
           <span className="conv-item__actions">
-            <button type="button" className="icon-btn" data-testid="conversation-rename" onClick={() => setMode('rename')} aria-label={`Rename ${conversation.title}`} title="Rename">
+            <button
+              type="button"
+              className="icon-btn"
+              data-testid="conversation-rename"
+              onClick={() => setMode('rename')}
+              aria-label={`Rename ${conversation.title}`}
+              title="Rename"
+            >
               ✎
             </button>
             <button

@@ -23,7 +23,9 @@ export function LayerKindIcon({ layer }: { layer: Layer }) {
         </g>
       )}
       {kind === 'polygon' && <path d="M3 4 L11 2 L14 9 L8 14 L2 11 Z" fill={colour} stroke={stroke} strokeWidth="1" />}
-      {kind === 'line' && <path d="M1.5 12 L6 5 L10 10 L14.5 3" fill="none" stroke={colour} strokeWidth="2.2" strokeLinejoin="round" strokeLinecap="round" />}
+      {kind === 'line' && (
+        <path d="M1.5 12 L6 5 L10 10 L14.5 3" fill="none" stroke={colour} strokeWidth="2.2" strokeLinejoin="round" strokeLinecap="round" />
+      )}
       {kind === 'point' && <circle cx="8" cy="8" r="4.5" fill={colour} stroke={stroke} strokeWidth="1" />}
       {kind === 'mixed' && (
         <g>

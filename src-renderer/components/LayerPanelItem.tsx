@@ -66,7 +66,12 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
           aria-label={`Show ${layer.name}`}
         />
         <LayerKindIcon layer={layer} />
-        <button type="button" className="layer-item__name" title={`${source}\nClick to zoom to this layer`} onClick={() => void (layer.kind !== 'table' && act('layers.zoom_to'))}>
+        <button
+          type="button"
+          className="layer-item__name"
+          title={`${source}\nClick to zoom to this layer`}
+          onClick={() => void (layer.kind !== 'table' && act('layers.zoom_to'))}
+        >
           {layer.name}
         </button>
         {layer.kind !== 'raster' && (
@@ -82,13 +87,36 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
             ☷
           </button>
         )}
-        <button type="button" className="icon-btn" data-testid="layer-up" disabled={isTop} onClick={() => void act('layers.move', { direction: 'up' })} aria-label="Move up" title="Move up">
+        <button
+          type="button"
+          className="icon-btn"
+          data-testid="layer-up"
+          disabled={isTop}
+          onClick={() => void act('layers.move', { direction: 'up' })}
+          aria-label="Move up"
+          title="Move up"
+        >
           ▲
         </button>
-        <button type="button" className="icon-btn" data-testid="layer-down" disabled={isBottom} onClick={() => void act('layers.move', { direction: 'down' })} aria-label="Move down" title="Move down">
+        <button
+          type="button"
+          className="icon-btn"
+          data-testid="layer-down"
+          disabled={isBottom}
+          onClick={() => void act('layers.move', { direction: 'down' })}
+          aria-label="Move down"
+          title="Move down"
+        >
           ▼
         </button>
-        <button type="button" className="icon-btn icon-btn--danger" data-testid="layer-remove" onClick={() => void act('layers.remove')} aria-label={`Remove ${layer.name}`} title="Remove layer">
+        <button
+          type="button"
+          className="icon-btn icon-btn--danger"
+          data-testid="layer-remove"
+          onClick={() => void act('layers.remove')}
+          aria-label={`Remove ${layer.name}`}
+          title="Remove layer"
+        >
           ✕
         </button>
       </div>
@@ -105,7 +133,16 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
       )}
       <label className="layer-item__opacity">
         <span>Opacity</span>
-        <input type="range" min={0} max={100} step={1} value={opacity} data-testid="layer-opacity" onChange={(e) => onOpacity(Number(e.target.value))} aria-label={`Opacity of ${layer.name}`} />
+        <input
+          type="range"
+          min={0}
+          max={100}
+          step={1}
+          value={opacity}
+          data-testid="layer-opacity"
+          onChange={(e) => onOpacity(Number(e.target.value))}
+          aria-label={`Opacity of ${layer.name}`}
+        />
         <span className="layer-item__opacity-value">{opacity}%</span>
       </label>
       {error && (

@@ -32,7 +32,11 @@ export function MapLegendEntry({ entry }: { entry: LegendEntry }) {
       return (
         <>
           {entry.title && <div className="map-legend__title">{entry.title}</div>}
-          <div className="map-legend__ramp" data-testid="legend-ramp" style={{ background: `linear-gradient(to right, ${entry.colours.join(', ')})` }} />
+          <div
+            className="map-legend__ramp"
+            data-testid="legend-ramp"
+            style={{ background: `linear-gradient(to right, ${entry.colours.join(', ')})` }}
+          />
           <div className="map-legend__ramp-labels">
             <span>{entry.low}</span>
             <span>{entry.high}</span>

@@ -5,7 +5,17 @@ import './ToolLayerControls.css';
  * A thin determinate bar with the tool's message and the percentage beside it. The whole
  * element is the `progressbar` (aria-valuenow 0-100); tests find it by `testId`.
  */
-export function ProgressBar({ fraction, message, testId, className }: { fraction: number; message: string; testId: string; className: string }) {
+export function ProgressBar({
+  fraction,
+  message,
+  testId,
+  className,
+}: {
+  fraction: number;
+  message: string;
+  testId: string;
+  className: string;
+}) {
   const percent = progressPercent(fraction);
   const text = message.trim() || 'Working';
   return (

@@ -11,8 +11,19 @@ export function ReasoningBlock({ text, answerStarted, live }: { text: string; an
   const growing = live && !answerStarted;
   const words = text.trim() === '' ? 0 : text.trim().split(/\s+/).length;
   return (
-    <div className={`reasoning${open ? ' reasoning--open' : ''}`} data-testid="reasoning-block" data-state={open ? 'open' : 'folded'} data-growing={growing ? 'true' : 'false'}>
-      <button type="button" className="reasoning__toggle" aria-expanded={open} onClick={() => setChosen(!open)} data-testid="reasoning-toggle">
+    <div
+      className={`reasoning${open ? ' reasoning--open' : ''}`}
+      data-testid="reasoning-block"
+      data-state={open ? 'open' : 'folded'}
+      data-growing={growing ? 'true' : 'false'}
+    >
+      <button
+        type="button"
+        className="reasoning__toggle"
+        aria-expanded={open}
+        onClick={() => setChosen(!open)}
+        data-testid="reasoning-toggle"
+      >
         <span className="reasoning__chevron" aria-hidden="true">
           {open ? '▾' : '▸'}
         </span>

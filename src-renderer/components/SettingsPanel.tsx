@@ -12,7 +12,13 @@ import './settings.css';
 /** The gear in the status bar. */
 export function SettingsOpenButton() {
   return (
-    <button type="button" className="status-bar__settings" data-testid="settings-open" title="Model settings" onClick={() => appStore.getState().openSettings()}>
+    <button
+      type="button"
+      className="status-bar__settings"
+      data-testid="settings-open"
+      title="Model settings"
+      onClick={() => appStore.getState().openSettings()}
+    >
       <span aria-hidden="true">⚙</span> Model
     </button>
   );
@@ -29,7 +35,11 @@ function SettingsDialog() {
   const [view, setView] = useState<ModelSettingsView | null>(null);
   const [form, setForm] = useState<SettingsForm>(() => formFromView(null));
   const [errors, setErrors] = useState<FormErrors>({});
-  const [models, setModels] = useState<{ list: string[]; error: string | null; loading: boolean }>({ list: [], error: null, loading: false });
+  const [models, setModels] = useState<{ list: string[]; error: string | null; loading: boolean }>({
+    list: [],
+    error: null,
+    loading: false,
+  });
   const [report, setReport] = useState<ConnectionReport | null>(null);
   const [busy, setBusy] = useState<'test' | 'save' | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -107,13 +117,17 @@ function SettingsDialog() {
         <div className="settings-panel__body">
           {view?.envOverride.active && (
             <p className="settings-panel__banner" data-testid="settings-env-override">
-              {view.envOverride.variables.join(', ')} {view.envOverride.variables.length === 1 ? 'is' : 'are'} set: the app uses {view.envOverride.summary} and these settings are
-              kept for when the variables are gone.
+              {view.envOverride.variables.join(', ')} {view.envOverride.variables.length === 1 ? 'is' : 'are'} set: the app uses{' '}
+              {view.envOverride.summary} and these settings are kept for when the variables are gone.
             </p>
           )}
           <label className="settings-field">
             <span>Provider</span>
-            <select data-testid="settings-provider" value={form.provider} onChange={(e) => update(applyPreset(form, e.target.value as ModelProviderId))}>
+            <select
+              data-testid="settings-provider"
+              value={form.provider}
+              onChange={(e) => update(applyPreset(form, e.target.value as ModelProviderId))}
+            >
               {MODEL_PRESETS.map((p) => (
                 <option key={p.id} value={p.id}>
                   {p.label}
@@ -125,7 +139,11 @@ function SettingsDialog() {
           {form.provider === 'custom' && (
             <label className="settings-field">
               <span>Wire format</span>
-              <select data-testid="settings-wire" value={form.wire} onChange={(e) => update({ wire: e.target.value as SettingsForm['wire'] })}>
+              <select
+                data-testid="settings-wire"
+                value={form.wire}
+                onChange={(e) => update({ wire: e.target.value as SettingsForm['wire'] })}
+              >
                 <option value="openai">OpenAI-compatible Chat Completions</option>
                 <option value="anthropic">Anthropic Messages</option>
               </select>
@@ -133,7 +151,14 @@ function SettingsDialog() {
           )}
           <label className="settings-field">
             <span>Address</span>
-            <input data-testid="settings-url" value={form.url} placeholder="http://127.0.0.1:8000/v1" spellCheck={false} onChange={(e) => update({ url: e.target.value })} onBlur={() => void listModels()} />
+            <input
+              data-testid="settings-url"
+              value={form.url}
+              placeholder="http://127.0.0.1:8000/v1"
+              spellCheck={false}
+              onChange={(e) => update({ url: e.target.value })}
+              onBlur={() => void listModels()}
+            />
             {errors.url && <em className="settings-field__error">{errors.url}</em>}
           </label>
           <div className="settings-field">
@@ -153,13 +178,23 @@ function SettingsDialog() {
                   <option key={id} value={id} />
                 ))}
               </datalist>
-              <button type="button" className="btn" data-testid="settings-list-models" onClick={() => void listModels()} disabled={models.loading}>
+              <button
+                type="button"
+                className="btn"
+                data-testid="settings-list-models"
+                onClick={() => void listModels()}
+                disabled={models.loading}
+              >
                 {models.loading ? 'Listing…' : 'List models'}
               </button>
             </div>
             {errors.model && <em className="settings-field__error">{errors.model}</em>}
             <small data-testid="settings-models-status">
-              {models.error ? `Could not list models: ${models.error}` : models.list.length > 0 ? `${models.list.length} model${models.list.length === 1 ? '' : 's'} offered by the endpoint` : ''}
+              {models.error
+                ? `Could not list models: ${models.error}`
+                : models.list.length > 0
+                  ? `${models.list.length} model${models.list.length === 1 ? '' : 's'} offered by the endpoint`
+                  : ''}
             </small>
           </div>
           <label className="settings-field">
@@ -169,7 +204,13 @@ function SettingsDialog() {
               type="password"
               autoComplete="off"
               value={form.apiKey}
-              placeholder={keyState === 'set' ? 'A key is set — leave empty to keep it' : preset.needsKey ? 'Required by this provider' : 'Not needed for local servers'}
+              placeholder={
+                keyState === 'set'
+                  ? 'A key is set — leave empty to keep it'
+                  : preset.needsKey
+                    ? 'Required by this provider'
+                    : 'Not needed for local servers'
+              }
               onChange={(e) => update({ apiKey: e.target.value, clearKey: false })}
             />
             <small data-testid="settings-key-status" data-key-state={keyState}>
@@ -177,11 +218,18 @@ function SettingsDialog() {
                 <>
                   A key is set.{' '}
                   <label className="settings-inline">
-                    <input type="checkbox" data-testid="settings-clear-key" checked={form.clearKey} onChange={(e) => update({ clearKey: e.target.checked, apiKey: '' })} /> remove it
+                    <input
+                      type="checkbox"
+                      data-testid="settings-clear-key"
+                      checked={form.clearKey}
+                      onChange={(e) => update({ clearKey: e.target.checked, apiKey: '' })}
+                    />{' '}
+                    remove it
                   </label>
                 </>
               )}
-              {keyState === 'other-address' && 'The saved key was entered for another address; it is not sent here. Type it again to use it.'}
+              {keyState === 'other-address' &&
+                'The saved key was entered for another address; it is not sent here. Type it again to use it.'}
             </small>
             <small className="settings-field__note" data-testid="settings-key-storage">
               {view?.keyStorage.note}
@@ -215,7 +263,13 @@ function SettingsDialog() {
           <button type="button" className="btn" data-testid="settings-cancel" onClick={close}>
             Cancel
           </button>
-          <button type="button" className="btn btn--primary" data-testid="settings-save" onClick={() => void run('save')} disabled={busy !== null}>
+          <button
+            type="button"
+            className="btn btn--primary"
+            data-testid="settings-save"
+            onClick={() => void run('save')}
+            disabled={busy !== null}
+          >
             {busy === 'save' ? 'Saving…' : 'Save'}
           </button>
         </footer>

@@ -45,7 +45,11 @@ export function StatusBar() {
       <span className="status-bar__spacer" />
       <ModeSelect />
       <AuditOpenButton />
-      <span className="status-bar__item status-bar__model" title={model?.help ?? undefined} data-model-configured={model?.configured ? 'true' : 'false'}>
+      <span
+        className="status-bar__item status-bar__model"
+        title={model?.help ?? undefined}
+        data-model-configured={model?.configured ? 'true' : 'false'}
+      >
         {model ? modelText : ''}
       </span>
       <SettingsOpenButton />

@@ -5,13 +5,16 @@ import { auditTime, decisionLabel } from './auditFormat.js';
 
 describe('approval preview rows', () => {
   it('labels known keys, spells out others, formats values and leaves out unknowns', () => {
-    assert.deepEqual(previewRows({ input: 'rivers', features: 12345, crs: 'EPSG:4326', output: '/p/out.gpkg', overwrite: false, extra: null }), [
-      { key: 'input', label: 'Input layer', value: 'rivers' },
-      { key: 'features', label: 'Features', value: '12,345' },
-      { key: 'crs', label: 'CRS', value: 'EPSG:4326' },
-      { key: 'output', label: 'Output', value: '/p/out.gpkg' },
-      { key: 'overwrite', label: 'Overwrite', value: 'no' },
-    ]);
+    assert.deepEqual(
+      previewRows({ input: 'rivers', features: 12345, crs: 'EPSG:4326', output: '/p/out.gpkg', overwrite: false, extra: null }),
+      [
+        { key: 'input', label: 'Input layer', value: 'rivers' },
+        { key: 'features', label: 'Features', value: '12,345' },
+        { key: 'crs', label: 'CRS', value: 'EPSG:4326' },
+        { key: 'output', label: 'Output', value: '/p/out.gpkg' },
+        { key: 'overwrite', label: 'Overwrite', value: 'no' },
+      ],
+    );
     assert.equal(previewLabel('featureCount'), 'Feature count');
     assert.equal(previewLabel('target_crs'), 'Target crs');
   });

@@ -9,13 +9,21 @@ describe('tokenizeJson', () => {
     assert.deepEqual(of('key'), ['"layer"', '"n"', '"ok"', '"none"', '"list"']);
     assert.deepEqual(of('string'), ['"a \\"b\\" <c>"']);
     assert.deepEqual(of('number'), ['-1500', '1']);
-    assert.deepEqual(tokenizeJson('2.5e-3').map((t) => t.kind), ['number']);
+    assert.deepEqual(
+      tokenizeJson('2.5e-3').map((t) => t.kind),
+      ['number'],
+    );
     assert.deepEqual(of('literal'), ['true', 'null']);
   });
 
   it('gives back exactly the input text', () => {
     for (const text of [prettyJson({ a: [1, { b: 'x\\ny' }], c: 'tail "' }), 'not json at all', '"unterminated']) {
-      assert.equal(tokenizeJson(text).map((t) => t.text).join(''), text);
+      assert.equal(
+        tokenizeJson(text)
+          .map((t) => t.text)
+          .join(''),
+        text,
+      );
     }
   });
 

@@ -4,13 +4,26 @@ import type { ChatMessage } from '../../src-shared/domain/chat.js';
 import { lastAssistantAnswerId } from './lastAssistantAnswer.js';
 
 function conversation(...entries: [ChatMessage['role'], string][]) {
-  const messages = entries.map(([role, text], i): ChatMessage => ({ id: `m${i}`, conversationId: 'c', seq: i, role, text, createdAt: 'x' }));
+  const messages = entries.map(([role, text], i): ChatMessage => ({
+    id: `m${i}`,
+    conversationId: 'c',
+    seq: i,
+    role,
+    text,
+    createdAt: 'x',
+  }));
   return [messages.map((m) => m.id), Object.fromEntries(messages.map((m) => [m.id, m]))] as const;
 }
 
 describe('lastAssistantAnswerId', () => {
   it('skips tool cards, notices and text-less tool turns', () => {
-    const [ids, byId] = conversation(['user', 'plan it'], ['assistant', 'Here is the plan'], ['assistant', ''], ['tool', ''], ['notice', 'Loaded']);
+    const [ids, byId] = conversation(
+      ['user', 'plan it'],
+      ['assistant', 'Here is the plan'],
+      ['assistant', ''],
+      ['tool', ''],
+      ['notice', 'Loaded'],
+    );
     assert.equal(lastAssistantAnswerId(ids, byId), 'm1');
   });
 

@@ -14,7 +14,15 @@ const view = (keys: ModelSettingsView['keys']): ModelSettingsView => ({
 describe('settings form', () => {
   it('starts from the saved settings, without any key', () => {
     const form = formFromView(view([]));
-    assert.deepEqual(form, { provider: 'anthropic', wire: 'anthropic', url: 'https://api.anthropic.com', model: 'claude-x', thinkingBudget: '2048', apiKey: '', clearKey: false });
+    assert.deepEqual(form, {
+      provider: 'anthropic',
+      wire: 'anthropic',
+      url: 'https://api.anthropic.com',
+      model: 'claude-x',
+      thinkingBudget: '2048',
+      apiKey: '',
+      clearKey: false,
+    });
   });
 
   it('a preset replaces a URL still at the old default but keeps one typed by hand', () => {
@@ -34,7 +42,14 @@ describe('settings form', () => {
     assert.deepEqual(Object.keys(bad.errors).sort(), ['model', 'thinkingBudget', 'url']);
     const good = draftOf({ ...formFromView(null), model: 'gpt', apiKey: ' sk-1 ', thinkingBudget: '' });
     assert.ok(good.ok);
-    assert.deepEqual(good.draft, { provider: 'openai', wire: 'openai', url: 'https://api.openai.com/v1', model: 'gpt', thinkingBudget: null, apiKey: 'sk-1' });
+    assert.deepEqual(good.draft, {
+      provider: 'openai',
+      wire: 'openai',
+      url: 'https://api.openai.com/v1',
+      model: 'gpt',
+      thinkingBudget: null,
+      apiKey: 'sk-1',
+    });
     const leftOver = draftOf({ ...formFromView(null), model: 'gpt', thinkingBudget: '4096' });
     assert.ok(leftOver.ok && leftOver.draft.thinkingBudget === null, 'a budget means nothing off the Anthropic wire');
     const anthropic = draftOf({ ...formFromView(null), wire: 'anthropic', model: 'c', thinkingBudget: '4096' });

@@ -55,7 +55,8 @@ export function draftOf(form: SettingsForm): { ok: true; draft: ModelSettingsDra
   // Extended thinking is Anthropic's; a budget left in the form for another wire means nothing.
   if (form.wire === 'anthropic' && form.thinkingBudget.trim() !== '') {
     const value = Number(form.thinkingBudget);
-    if (!Number.isInteger(value) || value < MIN_THINKING_BUDGET || value > 200_000) errors.thinkingBudget = `Whole tokens, ${MIN_THINKING_BUDGET} to 200000, or empty for off`;
+    if (!Number.isInteger(value) || value < MIN_THINKING_BUDGET || value > 200_000)
+      errors.thinkingBudget = `Whole tokens, ${MIN_THINKING_BUDGET} to 200000, or empty for off`;
     else thinkingBudget = value;
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };

@@ -11,8 +11,14 @@ describe('bbox helpers', () => {
     assert.deepEqual(unionExtent([withExtent([0, 0, 1, 1]), withExtent(null), withExtent([-5, 2, 0.5, 9])]), [-5, 0, 1, 9]);
   });
   it('clamps to Web Mercator and widens antimeridian boxes', () => {
-    assert.deepEqual(fittableBounds([-200, -90, 10, 90]), [[-180, -85.051129], [10, 85.051129]]);
-    assert.deepEqual(fittableBounds([170, -10, -170, 10]), [[-180, -10], [180, 10]]);
+    assert.deepEqual(fittableBounds([-200, -90, 10, 90]), [
+      [-180, -85.051129],
+      [10, 85.051129],
+    ]);
+    assert.deepEqual(fittableBounds([170, -10, -170, 10]), [
+      [-180, -10],
+      [180, 10],
+    ]);
     assert.equal(fittableBounds([Number.NaN, 0, 1, 1]), null);
   });
 });

@@ -12,9 +12,7 @@ export function unionExtent(layers: readonly Layer[]): BBox | null {
   for (const layer of layers) {
     const b = layer.info.extent4326;
     if (!isUsable(b)) continue;
-    union = union
-      ? [Math.min(union[0], b[0]), Math.min(union[1], b[1]), Math.max(union[2], b[2]), Math.max(union[3], b[3])]
-      : [...b];
+    union = union ? [Math.min(union[0], b[0]), Math.min(union[1], b[1]), Math.max(union[2], b[2]), Math.max(union[3], b[3])] : [...b];
   }
   return union;
 }

@@ -3,12 +3,55 @@ import { describe, it } from 'node:test';
 import { MAX_FEATURES_BY_ID } from '../../src-shared/bridge/attributeContract.js';
 import { geometryBBox, HighlightCache } from './highlightCache.js';
 
-const point = (id: number, x: number, y: number) => ({ type: 'Feature' as const, id, geometry: { type: 'Point', coordinates: [x, y] }, properties: {} });
+const point = (id: number, x: number, y: number) => ({
+  type: 'Feature' as const,
+  id,
+  geometry: { type: 'Point', coordinates: [x, y] },
+  properties: {},
+});
 
 describe('geometryBBox', () => {
   it('spans every coordinate of any geometry type', () => {
-    assert.deepEqual(geometryBBox({ type: 'MultiPolygon', coordinates: [[[[0, 0], [2, 0], [2, 3], [0, 0]]], [[[-1, 5], [0, 5], [0, 6], [-1, 5]]]] }), [-1, 0, 2, 6]);
-    assert.deepEqual(geometryBBox({ type: 'GeometryCollection', geometries: [{ type: 'Point', coordinates: [1, 1] }, { type: 'LineString', coordinates: [[3, -2], [4, 0]] }] }), [1, -2, 4, 1]);
+    assert.deepEqual(
+      geometryBBox({
+        type: 'MultiPolygon',
+        coordinates: [
+          [
+            [
+              [0, 0],
+              [2, 0],
+              [2, 3],
+              [0, 0],
+            ],
+          ],
+          [
+            [
+              [-1, 5],
+              [0, 5],
+              [0, 6],
+              [-1, 5],
+            ],
+          ],
+        ],
+      }),
+      [-1, 0, 2, 6],
+    );
+    assert.deepEqual(
+      geometryBBox({
+        type: 'GeometryCollection',
+        geometries: [
+          { type: 'Point', coordinates: [1, 1] },
+          {
+            type: 'LineString',
+            coordinates: [
+              [3, -2],
+              [4, 0],
+            ],
+          },
+        ],
+      }),
+      [1, -2, 4, 1],
+    );
     assert.equal(geometryBBox(null), null);
   });
 });
@@ -23,7 +66,10 @@ describe('HighlightCache', () => {
     assert.deepEqual(next.missing, [3]);
     cache.add('A', [point(3, -4, 1)]);
     const { features, bbox } = cache.resolve(next.wanted);
-    assert.deepEqual(features.map((f) => f.id), [2, 3]);
+    assert.deepEqual(
+      features.map((f) => f.id),
+      [2, 3],
+    );
     assert.deepEqual(bbox, [-4, 1, 10, 5]);
     assert.deepEqual(cache.plan('A', [1]).missing, [1], 'fid 1 was forgotten');
   });
@@ -39,7 +85,10 @@ describe('HighlightCache', () => {
 
   it('draws at most MAX_FEATURES_BY_ID and says the selection is capped', () => {
     const cache = new HighlightCache();
-    const plan = cache.plan('A', Array.from({ length: MAX_FEATURES_BY_ID + 5 }, (_, i) => i));
+    const plan = cache.plan(
+      'A',
+      Array.from({ length: MAX_FEATURES_BY_ID + 5 }, (_, i) => i),
+    );
     assert.equal(plan.wanted.length, MAX_FEATURES_BY_ID);
     assert.equal(plan.capped, true);
   });

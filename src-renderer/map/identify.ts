@@ -11,7 +11,11 @@ export const MAX_IDENTIFIED_PER_LAYER = 5;
  * feature, read in full from the source through `layers/features` (tiles may carry only some).
  * A layer that fails says so in its own section; the others still show.
  */
-export async function identifyHits(bridge: Pick<RendererBridge, 'call'>, hits: readonly Hit[], layers: readonly Layer[]): Promise<IdentifySection[]> {
+export async function identifyHits(
+  bridge: Pick<RendererBridge, 'call'>,
+  hits: readonly Hit[],
+  layers: readonly Layer[],
+): Promise<IdentifySection[]> {
   return Promise.all(
     hits.map(async (hit): Promise<IdentifySection> => {
       const layerName = layers.find((l) => l.id === hit.layerId)?.name ?? hit.layerId;

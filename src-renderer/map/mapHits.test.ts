@@ -16,7 +16,11 @@ describe('mapHits', () => {
   });
 
   it('groups fids per layer, topmost layer first, each fid once', () => {
-    const hits = groupHits([f('layer-A-fill', 4), f('layer-B-line', 9), f('layer-A-fill', 4), f('layer-A-fill', 2), f('layer-B-line', 'x')], order, new Set(['A', 'B']));
+    const hits = groupHits(
+      [f('layer-A-fill', 4), f('layer-B-line', 9), f('layer-A-fill', 4), f('layer-A-fill', 2), f('layer-B-line', 'x')],
+      order,
+      new Set(['A', 'B']),
+    );
     assert.deepEqual(hits, [
       { layerId: 'B', fids: [9] },
       { layerId: 'A', fids: [4, 2] },
@@ -30,7 +34,9 @@ describe('mapHits', () => {
   it('queries visible vector layers only, parts that exist on the map', () => {
     const layer = (id: string, kind: Layer['kind'], visible = true) => ({ id, kind, visible }) as Layer;
     const onMap = new Set(['layer-A-fill', 'layer-A-outline', 'layer-B-line', 'layer-D-fill']);
-    const ids = queryLayerIds([layer('A', 'vector'), layer('B', 'vector'), layer('C', 'raster'), layer('D', 'vector', false)], (id) => onMap.has(id));
+    const ids = queryLayerIds([layer('A', 'vector'), layer('B', 'vector'), layer('C', 'raster'), layer('D', 'vector', false)], (id) =>
+      onMap.has(id),
+    );
     assert.deepEqual(ids, { point: ['layer-A-fill', 'layer-B-line'], near: ['layer-B-line'] });
   });
 

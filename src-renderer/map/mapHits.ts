@@ -37,7 +37,10 @@ export function projectLayerOf(mapLayerId: string): string | null {
 /** Map layer ids to query: visible vector layers' parts that exist on the map now. */
 export function queryLayerIds(layers: readonly Layer[], onMap: (id: string) => boolean): { point: string[]; near: string[] } {
   const ids = (parts: readonly (typeof POINT_PARTS)[number][]) =>
-    layers.filter((l) => l.kind === 'vector' && l.visible).flatMap((l) => parts.map((p) => mapLayerIdFor(l.id, p))).filter(onMap);
+    layers
+      .filter((l) => l.kind === 'vector' && l.visible)
+      .flatMap((l) => parts.map((p) => mapLayerIdFor(l.id, p)))
+      .filter(onMap);
   return { point: ids(POINT_PARTS), near: ids(NEAR_PARTS) };
 }
 
@@ -48,9 +51,7 @@ export function queryLayerIds(layers: readonly Layer[], onMap: (id: string) => b
  */
 export function groupHits(features: readonly RenderedFeature[], layerOrder: readonly string[], known: ReadonlySet<string>): Hit[] {
   const rank = new Map(layerOrder.map((id, i) => [id, i]));
-  const sorted = features
-    .map((f, i) => ({ f, i, rank: rank.get(f.layer.id) ?? -1 }))
-    .sort((a, b) => b.rank - a.rank || a.i - b.i);
+  const sorted = features.map((f, i) => ({ f, i, rank: rank.get(f.layer.id) ?? -1 })).sort((a, b) => b.rank - a.rank || a.i - b.i);
   const hits = new Map<string, Hit>();
   for (const { f } of sorted) {
     const layerId = projectLayerOf(f.layer.id);

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ensureSelectionLayers, raiseSelectionLayers, SELECTION_LAYERS, SELECTION_SOURCE, type HighlightTarget } from './selectionLayers.js';
+import {
+  ensureSelectionLayers,
+  raiseSelectionLayers,
+  SELECTION_LAYERS,
+  SELECTION_SOURCE,
+  type HighlightTarget,
+} from './selectionLayers.js';
 
 function fakeMap(order: string[]): HighlightTarget & { order: string[]; sources: Set<string>; moves: number } {
   const map = {

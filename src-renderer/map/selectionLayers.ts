@@ -9,7 +9,13 @@ export const SELECTION_SOURCE = 'mapwright-selection';
 export const SELECTION_COLOUR = '#ff1fd2';
 const CASING = '#ffffff';
 
-const isType = (base: 'Point' | 'LineString' | 'Polygon'): ExpressionSpecification => ['match', ['geometry-type'], [base, `Multi${base}`], true, false];
+const isType = (base: 'Point' | 'LineString' | 'Polygon'): ExpressionSpecification => [
+  'match',
+  ['geometry-type'],
+  [base, `Multi${base}`],
+  true,
+  false,
+];
 
 export const SELECTION_LAYERS: LayerSpecification[] = [
   {

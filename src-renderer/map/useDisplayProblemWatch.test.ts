@@ -4,7 +4,7 @@ import { useDisplayProblems } from '../store/displayProblemsStore.js';
 import { layerIdOfSource, problemText } from './useDisplayProblemWatch.js';
 
 describe('display problems: a layer that cannot be drawn says why', () => {
-  it('maps the app\'s sources (and their label sources) to layer ids, nothing else', () => {
+  it("maps the app's sources (and their label sources) to layer ids, nothing else", () => {
     assert.equal(layerIdOfSource('src-0f3c-aa'), '0f3c-aa');
     assert.equal(layerIdOfSource('src-0f3c-aa-labels'), '0f3c-aa');
     assert.equal(layerIdOfSource('basemap'), null);

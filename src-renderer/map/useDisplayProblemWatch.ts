@@ -13,7 +13,8 @@ export function layerIdOfSource(sourceId: unknown): string | null {
 export function problemText(error: unknown): string {
   const status = (error as { status?: unknown } | null)?.status;
   if (status === 404) return 'The map could not draw this layer: its data was not found (was the file moved or deleted?).';
-  if (typeof status === 'number') return `The map could not draw this layer: reading its data failed (HTTP ${status}). The file may have changed or be unreadable.`;
+  if (typeof status === 'number')
+    return `The map could not draw this layer: reading its data failed (HTTP ${status}). The file may have changed or be unreadable.`;
   return 'The map could not draw this layer: its data could not be loaded.';
 }
 

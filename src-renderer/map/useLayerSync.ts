@@ -1,7 +1,12 @@
 import type { Map as MapLibreMap } from 'maplibre-gl';
 import { useEffect, useRef } from 'react';
 import type { Layer } from '../../src-shared/domain/layer.js';
-import { compileLabelPoints, compileLayerStyle, type CompiledLayerStyle, type LayerUrls } from '../../src-shared/style/compileLayerStyle.js';
+import {
+  compileLabelPoints,
+  compileLayerStyle,
+  type CompiledLayerStyle,
+  type LayerUrls,
+} from '../../src-shared/style/compileLayerStyle.js';
 import { syncLayers } from './syncLayers.js';
 
 /**

@@ -40,7 +40,8 @@ function featuresIn(map: MapLibreMap, where: { point: ScreenPoint } | { box: [Sc
 }
 
 const isEditable = (target: EventTarget | null) =>
-  target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || !!target.closest('dialog, [role="dialog"]'));
+  target instanceof HTMLElement &&
+  (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName) || !!target.closest('dialog, [role="dialog"]'));
 
 /**
  * Selection and identify on the map. A plain click selects the topmost feature under the cursor

@@ -5,7 +5,12 @@ import { createAppStore } from './appStore.js';
 import { selectLayersTopFirst } from './slices/layersSlice.js';
 
 const msg = (id: string, seq: number, text = id, role: ChatMessage['role'] = 'assistant'): ChatMessage => ({
-  id, conversationId: 'c1', seq, role, text, createdAt: '2025-01-01T00:00:00Z',
+  id,
+  conversationId: 'c1',
+  seq,
+  role,
+  text,
+  createdAt: '2025-01-01T00:00:00Z',
 });
 
 const texts = (store: ReturnType<typeof createAppStore>) => {
@@ -45,8 +50,15 @@ describe('chat slice', () => {
 
 describe('approvals slice', () => {
   const request = (id: string): ApprovalRequest => ({
-    id, callId: `call-${id}`, toolId: 'layers.remove', title: 'Remove layer', description: '', summary: '',
-    safety: 'write', args: {}, rememberable: true,
+    id,
+    callId: `call-${id}`,
+    toolId: 'layers.remove',
+    title: 'Remove layer',
+    description: '',
+    summary: '',
+    safety: 'write',
+    args: {},
+    rememberable: true,
   });
 
   it('queues requests once each and drops them when resolved', () => {
@@ -54,9 +66,15 @@ describe('approvals slice', () => {
     store.getState().enqueueApproval(request('a'));
     store.getState().enqueueApproval(request('b'));
     store.getState().enqueueApproval(request('a'));
-    assert.deepEqual(store.getState().pendingApprovals.map((r) => r.id), ['a', 'b']);
+    assert.deepEqual(
+      store.getState().pendingApprovals.map((r) => r.id),
+      ['a', 'b'],
+    );
     store.getState().resolveApproval('a');
-    assert.deepEqual(store.getState().pendingApprovals.map((r) => r.id), ['b']);
+    assert.deepEqual(
+      store.getState().pendingApprovals.map((r) => r.id),
+      ['b'],
+    );
   });
 });
 
@@ -65,9 +83,15 @@ describe('layers slice', () => {
     const store = createAppStore();
     const layer = (id: string, order: number) => ({ id, order }) as never;
     store.getState().setLayers([layer('top', 2), layer('bottom', 0), layer('mid', 1)]);
-    assert.deepEqual(store.getState().layers.map((l) => l.id), ['bottom', 'mid', 'top']);
+    assert.deepEqual(
+      store.getState().layers.map((l) => l.id),
+      ['bottom', 'mid', 'top'],
+    );
     const first = selectLayersTopFirst(store.getState());
-    assert.deepEqual(first.map((l) => l.id), ['top', 'mid', 'bottom']);
+    assert.deepEqual(
+      first.map((l) => l.id),
+      ['top', 'mid', 'bottom'],
+    );
     assert.equal(selectLayersTopFirst(store.getState()), first);
   });
 });

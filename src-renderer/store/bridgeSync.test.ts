@@ -12,14 +12,18 @@ function fakeBridge(snapshot: () => Result<'project/get'>) {
   const connection: ConnectionListener[] = [];
   const calls: string[] = [];
   const info: Result<'app/info'> = {
-    version: '0', host: 'web', dataBase: '/', dataQuery: '?token=t',
+    version: '0',
+    host: 'web',
+    dataBase: '/',
+    dataQuery: '?token=t',
     model: { configured: false, name: null, help: 'Set a model' },
   };
   const bridge: RendererBridge = {
     transport: 'websocket',
     async call<M extends MethodName>(method: M): Promise<Result<M>> {
       calls.push(method);
-      if (method === 'policy/get') return { policy: { mode: 'plan', askForReads: true, grants: [] }, undo: { undo: null, revertTurn: null } } as Result<M>;
+      if (method === 'policy/get')
+        return { policy: { mode: 'plan', askForReads: true, grants: [] }, undo: { undo: null, revertTurn: null } } as Result<M>;
       if (method === 'conversations/list') return { conversations: [], currentId: snapshot().conversationId } as Result<M>;
       return (method === 'app/info' ? info : snapshot()) as Result<M>;
     },
@@ -76,8 +80,7 @@ describe('syncStoreWithBridge', () => {
     const fake = fakeBridge(() => snapshot('x'));
     syncStoreWithBridge(fake.bridge, store);
     await settle();
-    const layer = (id: string, extent4326: [number, number, number, number]) =>
-      ({ id, order: 0, info: { extent4326 } }) as never;
+    const layer = (id: string, extent4326: [number, number, number, number]) => ({ id, order: 0, info: { extent4326 } }) as never;
     fake.emit('layers/changed', { layers: [layer('a', [0, 0, 1, 1])] });
     assert.deepEqual(store.getState().fitRequest, { seq: 1, bbox: [0, 0, 1, 1], animate: false }, 'set at once, not flown to');
     fake.emit('layers/changed', { layers: [layer('a', [0, 0, 1, 1]), layer('b', [5, 5, 6, 6])] });
@@ -100,8 +103,23 @@ describe('syncStoreWithBridge', () => {
     fake.emit('tool/progress', { callId: 'call-1', fraction: 0.3, message: 'resampling' });
     assert.equal(store.getState().progressByCallId['call-1']?.fraction, 0.3);
     const card = (status: 'running' | 'ok') => ({
-      id: 't1', conversationId: 'c1', seq: 2, role: 'tool' as const, text: '', createdAt: 'x',
-      tool: { callId: 'call-1', toolId: 'processing.run', name: 'processing_run', title: 'Run', args: {}, summary: '', status, durationMs: null, result: null },
+      id: 't1',
+      conversationId: 'c1',
+      seq: 2,
+      role: 'tool' as const,
+      text: '',
+      createdAt: 'x',
+      tool: {
+        callId: 'call-1',
+        toolId: 'processing.run',
+        name: 'processing_run',
+        title: 'Run',
+        args: {},
+        summary: '',
+        status,
+        durationMs: null,
+        result: null,
+      },
     });
     fake.emit('message/upserted', card('running'));
     assert.ok(store.getState().progressByCallId['call-1']);

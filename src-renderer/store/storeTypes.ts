@@ -12,11 +12,20 @@ import type { RunSlice } from './slices/runSlice.js';
 import type { ReasoningSlice } from './slices/reasoningSlice.js';
 import type { SettingsSlice } from './slices/settingsSlice.js';
 
-export type AppState = AppInfoSlice & LayersSlice & ChatSlice & RunSlice & ApprovalsSlice & MapSlice & ConversationsSlice
+export type AppState = AppInfoSlice &
+  LayersSlice &
+  ChatSlice &
+  RunSlice &
+  ApprovalsSlice &
+  MapSlice &
+  ConversationsSlice &
   // The tool layer (issue 3): approval mode and undo, call progress, the audit panel.
-  & PolicySlice & ProgressSlice & AuditSlice
+  PolicySlice &
+  ProgressSlice &
+  AuditSlice &
   // Model settings and live reasoning (issue 5).
-  & SettingsSlice & ReasoningSlice;
+  SettingsSlice &
+  ReasoningSlice;
 
 /** A slice sees the whole state and names every action (`set(…, false, 'chat/appendDelta')`). */
 export type SliceCreator<Slice> = StateCreator<AppState, [['zustand/devtools', never]], [], Slice>;

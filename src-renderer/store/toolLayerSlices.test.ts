@@ -7,12 +7,29 @@ import { selectPlanTargetId } from './slices/policySlice.js';
 import { progressPercent, selectCallProgress, selectLatestProgress } from './slices/progressSlice.js';
 
 const msg = (id: string, seq: number, role: ChatMessage['role'], text = id): ChatMessage => ({
-  id, conversationId: 'c1', seq, role, text, createdAt: '2025-01-01T00:00:00Z',
+  id,
+  conversationId: 'c1',
+  seq,
+  role,
+  text,
+  createdAt: '2025-01-01T00:00:00Z',
 });
 
 const audit = (id: number, toolId: string): AuditEntryView => ({
-  id, at: '2025-01-01T00:00:00Z', conversationId: null, runId: null, caller: 'model', toolId, toolVersion: '1.0.0',
-  definitionHash: null, args: {}, decision: 'approved', decidedBy: 'user', outcome: 'ok', errorCode: null, durationMs: 5,
+  id,
+  at: '2025-01-01T00:00:00Z',
+  conversationId: null,
+  runId: null,
+  caller: 'model',
+  toolId,
+  toolVersion: '1.0.0',
+  definitionHash: null,
+  args: {},
+  decision: 'approved',
+  decidedBy: 'user',
+  outcome: 'ok',
+  errorCode: null,
+  durationMs: 5,
 });
 
 describe('progress slice', () => {

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { PAGE_SIZE, PageCache, pagesFor } from './pageCache.js';
 
-const page = (p: number) => Array.from({ length: PAGE_SIZE }, (_, i) => ({ fid: 1000 + p * PAGE_SIZE + i, values: { n: p * PAGE_SIZE + i } }));
+const page = (p: number) =>
+  Array.from({ length: PAGE_SIZE }, (_, i) => ({ fid: 1000 + p * PAGE_SIZE + i, values: { n: p * PAGE_SIZE + i } }));
 
 describe('PageCache', () => {
   it('finds rows by index and by fid, and says which pages are missing', () => {

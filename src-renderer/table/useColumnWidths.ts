@@ -11,7 +11,10 @@ export function useColumnWidths(fields: readonly Field[]): {
   resize(field: string, width: number): void;
 } {
   const [dragged, setDragged] = useState<Record<string, number>>({});
-  const widths = useMemo(() => Object.fromEntries(fields.map((f) => [f.name, dragged[f.name] ?? defaultColumnWidth(f.name, f.type)])), [fields, dragged]);
+  const widths = useMemo(
+    () => Object.fromEntries(fields.map((f) => [f.name, dragged[f.name] ?? defaultColumnWidth(f.name, f.type)])),
+    [fields, dragged],
+  );
   const totalWidth = useMemo(() => Object.values(widths).reduce((sum, w) => sum + w, 0), [widths]);
   const resize = useCallback((field: string, width: number) => setDragged((d) => (d[field] === width ? d : { ...d, [field]: width })), []);
   return { widths, totalWidth, resize };

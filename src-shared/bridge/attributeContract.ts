@@ -18,15 +18,19 @@ export type CellValue = z.infer<typeof CellValue>;
 export const AttributeRow = z.object({ fid: z.number().int(), values: z.record(z.string(), CellValue) });
 export type AttributeRow = z.infer<typeof AttributeRow>;
 
-export const RowsQuery = z.object({
-  layerId: z.string().min(1),
-  offset: z.number().int().min(0),
-  limit: z.number().int().min(1).max(MAX_PAGE_ROWS),
-  /** Sort by one field; null keeps the source's order (by feature id). */
-  orderBy: z.object({ field: z.string().min(1), descending: z.boolean() }).nullable().default(null),
-  /** A filter expression (a SQL WHERE clause on the layer's fields), or null for all rows. */
-  where: z.string().max(2000).nullable().default(null),
-})
+export const RowsQuery = z
+  .object({
+    layerId: z.string().min(1),
+    offset: z.number().int().min(0),
+    limit: z.number().int().min(1).max(MAX_PAGE_ROWS),
+    /** Sort by one field; null keeps the source's order (by feature id). */
+    orderBy: z
+      .object({ field: z.string().min(1), descending: z.boolean() })
+      .nullable()
+      .default(null),
+    /** A filter expression (a SQL WHERE clause on the layer's fields), or null for all rows. */
+    where: z.string().max(2000).nullable().default(null),
+  })
   // Nothing else may ride along (a path, a raw SQL statement): refused, not silently dropped.
   .strict();
 export type RowsQuery = z.input<typeof RowsQuery>;

@@ -7,13 +7,25 @@ const CORE_METHODS = ['app/info', 'project/get', 'chat/send', 'run/stop', 'tools
 /** Model settings and connection tests (settingsContract.ts). */
 const SETTINGS_METHODS = ['settings/get', 'settings/save', 'settings/test-connection', 'settings/list-models'] as const;
 /** Conversation list, switching, renaming (conversationContract.ts). */
-const CONVERSATION_METHODS = ['conversations/list', 'conversations/open', 'conversations/new', 'conversations/rename', 'conversations/delete'] as const;
+const CONVERSATION_METHODS = [
+  'conversations/list',
+  'conversations/open',
+  'conversations/new',
+  'conversations/rename',
+  'conversations/delete',
+] as const;
 /** Approval modes, undo, audit (toolLayerContract.ts). */
 const TOOL_LAYER_METHODS = ['renderer/answer', 'audit/list', 'policy/get'] as const;
 /** Attribute table pages and features by id (attributeContract.ts). */
 const ATTRIBUTE_METHODS = ['layers/rows', 'layers/features', 'layers/select-ids'] as const;
 
-export const METHOD_NAMES = [...CORE_METHODS, ...SETTINGS_METHODS, ...CONVERSATION_METHODS, ...TOOL_LAYER_METHODS, ...ATTRIBUTE_METHODS] as const;
+export const METHOD_NAMES = [
+  ...CORE_METHODS,
+  ...SETTINGS_METHODS,
+  ...CONVERSATION_METHODS,
+  ...TOOL_LAYER_METHODS,
+  ...ATTRIBUTE_METHODS,
+] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];
 
 const CORE_EVENTS = [

@@ -34,9 +34,7 @@ export const ModelStatus = z.object({ configured: z.boolean(), name: z.string().
 
 export const ModelSettingsView = z.object({
   /** The saved form, or null before the first save. */
-  saved: z
-    .object({ provider: Provider, wire: Wire, url: z.string(), model: z.string(), thinkingBudget: z.number().nullable() })
-    .nullable(),
+  saved: z.object({ provider: Provider, wire: Wire, url: z.string(), model: z.string(), thinkingBudget: z.number().nullable() }).nullable(),
   /** Whether a key is saved for each provider, and for which origin. */
   keys: z.array(z.object({ provider: Provider, origin: z.string() })),
   keyStorage: z.object({ kind: z.enum(['os-keychain', 'file']), note: z.string() }),

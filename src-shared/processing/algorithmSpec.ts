@@ -39,7 +39,9 @@ export interface AlgorithmSpec<S extends z.ZodObject = z.ZodObject> {
  */
 type SpecDraft<S extends z.ZodObject, DefaultLayers extends string> = Omit<AlgorithmSpec<S>, 'layerParams' | 'distanceParams' | 'output'> &
   Partial<Pick<AlgorithmSpec<S>, 'distanceParams' | 'output'>> &
-  ([DefaultLayers] extends [ParamKey<S>] ? { layerParams?: AlgorithmSpec<S>['layerParams'] } : { layerParams: AlgorithmSpec<S>['layerParams'] });
+  ([DefaultLayers] extends [ParamKey<S>]
+    ? { layerParams?: AlgorithmSpec<S>['layerParams'] }
+    : { layerParams: AlgorithmSpec<S>['layerParams'] });
 
 interface Defaults {
   layerParams: readonly string[];

@@ -27,7 +27,7 @@ export const selectByAttribute = defineTableAlgorithm({
     'Output: a new GeoPackage layer with the selected features; the feature count says how many matched.',
   params: z.object({
     input: layer,
-    where: expression("Filter expression, e.g. \"pop > 1000000 AND continent = 'Africa'\""),
+    where: expression('Filter expression, e.g. "pop > 1000000 AND continent = \'Africa\'"'),
   }),
 });
 

@@ -84,8 +84,14 @@ export const spatialJoin = defineOverlayAlgorithm({
   params: z.object({
     input: layer,
     join: layer.describe('Project layer id or exact name of the layer whose attributes are joined'),
-    predicate: z.enum(['intersects', 'within', 'contains']).default('intersects').describe('How an input feature must relate to a join feature'),
-    mode: z.enum(['first', 'summary']).default('first').describe('first: one-to-one, first match; summary: count and statistics of all matches'),
+    predicate: z
+      .enum(['intersects', 'within', 'contains'])
+      .default('intersects')
+      .describe('How an input feature must relate to a join feature'),
+    mode: z
+      .enum(['first', 'summary'])
+      .default('first')
+      .describe('first: one-to-one, first match; summary: count and statistics of all matches'),
     fields: fieldList.optional().describe('Join fields to bring over (default: all; numeric ones only in summary mode)'),
     statistics: z
       .array(z.enum(['sum', 'mean', 'min', 'max']))

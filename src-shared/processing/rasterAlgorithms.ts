@@ -54,7 +54,11 @@ export const warp = defineRasterAlgorithm({
   params: z.object({
     input: layer,
     target_crs: epsg.describe("Target CRS, e.g. 'EPSG:32632'"),
-    resolution: z.number().positive().optional().describe('Pixel size in the target CRS units; default: GDAL keeps about the same number of pixels'),
+    resolution: z
+      .number()
+      .positive()
+      .optional()
+      .describe('Pixel size in the target CRS units; default: GDAL keeps about the same number of pixels'),
     method: resampling,
   }),
 });
@@ -93,10 +97,15 @@ export const clipRaster = defineRasterAlgorithm({
       bbox_crs: epsg.optional().describe("CRS of bbox, e.g. 'EPSG:4326'; default: the raster’s own CRS"),
       mask: layer.optional().describe('Polygon layer (id or name) to clip to, in any CRS'),
       crop_to_cutline: z.boolean().default(true).describe('With mask: shrink the output extent to the mask polygons'),
-      all_touched: z.boolean().default(false).describe('With mask: keep every pixel the polygons touch, not only those whose centre is inside'),
+      all_touched: z
+        .boolean()
+        .default(false)
+        .describe('With mask: keep every pixel the polygons touch, not only those whose centre is inside'),
     })
     .refine((p) => (p.bbox === undefined) !== (p.mask === undefined), { message: 'give exactly one of bbox or mask' })
-    .refine((p) => !p.bbox || (p.bbox[0] < p.bbox[2] && p.bbox[1] < p.bbox[3]), { message: 'bbox must be [xmin, ymin, xmax, ymax] with xmin < xmax and ymin < ymax' }),
+    .refine((p) => !p.bbox || (p.bbox[0] < p.bbox[2] && p.bbox[1] < p.bbox[3]), {
+      message: 'bbox must be [xmin, ymin, xmax, ymax] with xmin < xmax and ymin < ymax',
+    }),
   layerParams: ['input', 'mask'],
   layerKinds: { mask: 'vector' },
 });
@@ -179,7 +188,10 @@ export const polygonize = defineRasterAlgorithm({
   params: z.object({
     input: layer,
     band,
-    connectedness: z.union([z.literal(4), z.literal(8)]).default(4).describe('4: pixels touching by an edge are connected; 8: by a corner too'),
+    connectedness: z
+      .union([z.literal(4), z.literal(8)])
+      .default(4)
+      .describe('4: pixels touching by an edge are connected; 8: by a corner too'),
     field: newFieldName.default('value').describe('Name of the field holding each polygon’s pixel value'),
   }),
   output: 'vector',
@@ -221,7 +233,11 @@ export const zonalStatistics = defineRasterAlgorithm({
     zones: layer.describe('Polygon layer (id or name) whose features are the zones'),
     raster: layer.describe('Raster layer (id or name) to summarise'),
     band,
-    stats: z.array(z.enum(ZONAL_STATS)).min(1).default([...ZONAL_STATS]).describe('Statistics to add as fields'),
+    stats: z
+      .array(z.enum(ZONAL_STATS))
+      .min(1)
+      .default([...ZONAL_STATS])
+      .describe('Statistics to add as fields'),
     prefix: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]{0,20}$/, 'letters, digits, _')

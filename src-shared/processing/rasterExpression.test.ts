@@ -42,10 +42,7 @@ describe('raster calculator expression grammar', () => {
   test('NDVI, functions, numbers in every form, lower-case band names', () => {
     const r = parseRasterExpression('(a4 - A3) / (A4 + A3) + where(B1 >= 1.5e2, max(A1, .5, 3.), sqrt(abs(min(A2, -1))))');
     assert.ok(r.ok);
-    assert.deepEqual(
-      r.ok && r.bands.map((b) => b.name),
-      ['A1', 'A2', 'A3', 'A4', 'B1'],
-    );
+    assert.deepEqual(r.ok && r.bands.map((b) => b.name), ['A1', 'A2', 'A3', 'A4', 'B1']);
     assert.deepEqual(r.ok && r.bands.find((b) => b.name === 'B1'), { raster: 1, band: 1, name: 'B1' });
   });
 

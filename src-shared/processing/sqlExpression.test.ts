@@ -7,14 +7,17 @@ const FIELDS = ['pop', 'name_long', 'Area Km2', 'iso_a2'];
 
 describe('checkExpression', () => {
   it('quotes fields in their real spelling and keeps literals and keywords', () => {
-    const r = checkExpression("POP > 1e6 and Name_Long like 'A%' AND \"area km2\" BETWEEN 1 AND 2.5", FIELDS);
+    const r = checkExpression('POP > 1e6 and Name_Long like \'A%\' AND "area km2" BETWEEN 1 AND 2.5', FIELDS);
     assert.equal(r.sql, `"pop" > 1e6 AND "name_long" LIKE 'A%' AND "Area Km2" BETWEEN 1 AND 2.5`);
     assert.deepEqual(r.fieldsUsed.sort(), ['Area Km2', 'name_long', 'pop']);
   });
 
   it('allows CASE, CAST, IN lists, scalar functions and the geometry', () => {
     const r = checkExpression("CASE WHEN iso_a2 IN ('DE', 'FR') THEN round(pop / 1e6, 1) ELSE CAST(ST_Area(geom) AS INTEGER) END", FIELDS);
-    assert.equal(r.sql, `CASE WHEN "iso_a2" IN ( 'DE' , 'FR' ) THEN round ( "pop" / 1e6 , 1 ) ELSE CAST ( st_area ( geom ) AS INTEGER ) END`);
+    assert.equal(
+      r.sql,
+      `CASE WHEN "iso_a2" IN ( 'DE' , 'FR' ) THEN round ( "pop" / 1e6 , 1 ) ELSE CAST ( st_area ( geom ) AS INTEGER ) END`,
+    );
     assert.deepEqual(r.functionsUsed.sort(), ['round', 'st_area']);
   });
 
@@ -41,7 +44,10 @@ describe('checkExpression', () => {
   ];
   for (const [expr, message] of refused) {
     it(`refuses ${JSON.stringify(expr)}`, () => {
-      assert.throws(() => checkExpression(expr, FIELDS), (err: unknown) => err instanceof ExpressionError && message.test(err.message));
+      assert.throws(
+        () => checkExpression(expr, FIELDS),
+        (err: unknown) => err instanceof ExpressionError && message.test(err.message),
+      );
     });
   }
 
@@ -71,7 +77,11 @@ describe('checkExpression', () => {
       ["'abs'(1)", /cannot be called/],
     ];
     for (const [expr, why] of refusedCall) {
-      assert.throws(() => checkExpression(expr, FIELDS), (err: unknown) => err instanceof ExpressionError && why.test(err.message), expr);
+      assert.throws(
+        () => checkExpression(expr, FIELDS),
+        (err: unknown) => err instanceof ExpressionError && why.test(err.message),
+        expr,
+      );
     }
     assert.equal(checkExpression('"abs"(pop) + like(name_long, \'A%\')', FIELDS).sql, 'abs ( "pop" ) + like ( "name_long" , \'A%\' )');
     assert.equal(checkExpression('CAST(pop AS NUMERIC(10)) > 1', FIELDS).sql, 'CAST ( "pop" AS NUMERIC ( 10 ) ) > 1');
@@ -90,7 +100,12 @@ describe('checkWhere (the attribute filter of inspect_query_features)', () => {
     assert.throws(() => checkWhere('pop IN (SELECT 1)', FIELDS), /'SELECT' is not allowed/);
     assert.throws(() => checkWhere('geom IS NULL', FIELDS), /no field 'geom'; fields: pop, name_long, Area Km2, iso_a2; quote/);
     assert.throws(() => checkWhere('sum(pop) > 1', FIELDS), /sum\(\) is not allowed here: it is an aggregate/);
-    assert.equal(whereSyntaxProblem("load_extension('/tmp/x.so') IS NULL")?.startsWith('function load_extension() is not allowed: it loads native code'), true);
+    assert.equal(
+      whereSyntaxProblem("load_extension('/tmp/x.so') IS NULL")?.startsWith(
+        'function load_extension() is not allowed: it loads native code',
+      ),
+      true,
+    );
     assert.equal(whereSyntaxProblem("anything_goes = 'x' AND lower(b) LIKE 'a%'"), null);
   });
 });

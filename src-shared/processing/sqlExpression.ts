@@ -19,8 +19,31 @@ import { createLexer, type Token } from '../text/lexer.js';
 
 /** Keywords an expression may contain; everything else that is a word must be a field or a function. */
 const KEYWORDS = new Set([
-  'and', 'or', 'not', 'is', 'null', 'like', 'glob', 'between', 'in', 'case', 'when', 'then', 'else', 'end', 'cast',
-  'as', 'integer', 'real', 'text', 'numeric', 'true', 'false', 'escape', 'collate', 'nocase',
+  'and',
+  'or',
+  'not',
+  'is',
+  'null',
+  'like',
+  'glob',
+  'between',
+  'in',
+  'case',
+  'when',
+  'then',
+  'else',
+  'end',
+  'cast',
+  'as',
+  'integer',
+  'real',
+  'text',
+  'numeric',
+  'true',
+  'false',
+  'escape',
+  'collate',
+  'nocase',
 ]);
 
 /**
@@ -28,7 +51,23 @@ const KEYWORDS = new Set([
  * (`IN (…)`, `CAST (…)`, `NOT (…)`). Any other word before '(' — a non-reserved keyword such as
  * like or true, a field name, a quoted name — is a call, and must be an allowed function.
  */
-const RESERVED = new Set(['and', 'or', 'not', 'is', 'null', 'between', 'in', 'case', 'when', 'then', 'else', 'cast', 'as', 'escape', 'collate']);
+const RESERVED = new Set([
+  'and',
+  'or',
+  'not',
+  'is',
+  'null',
+  'between',
+  'in',
+  'case',
+  'when',
+  'then',
+  'else',
+  'cast',
+  'as',
+  'escape',
+  'collate',
+]);
 
 /** Type names of CAST (x AS type): `AS NUMERIC(10)` is a type, not a call. */
 const TYPE_NAMES = new Set(['integer', 'real', 'text', 'numeric', 'blob']);
@@ -113,7 +152,8 @@ function check(expr: string, options: CheckOptions): CheckedExpression {
       out.push(t.text);
     } else if (t.kind === 'string' || t.kind === 'number') {
       const written = expr.slice(t.start, t.end);
-      if (next?.kind === 'op' && next.text === '(') throw new ExpressionError(`${written} cannot be called: only a function name can stand before '('`);
+      if (next?.kind === 'op' && next.text === '(')
+        throw new ExpressionError(`${written} cannot be called: only a function name can stand before '('`);
       out.push(written);
     } else {
       const quoted = t.kind === 'ident';

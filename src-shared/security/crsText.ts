@@ -10,7 +10,11 @@ export function crsTextProblem(text: string): string | null {
   if (t.length > 20_000) return 'the CRS text is too long';
   if (/^\d{4,6}$/.test(t) || /^(WGS84|WGS72|NAD27|NAD83|CRS84|CRS83|CRS27)$/i.test(t)) return null;
   if (/^[A-Za-z][A-Za-z0-9_]*:[A-Za-z0-9_.]+$/.test(t) && !/^(https?|ftp|file):/i.test(t)) return null;
-  if (/^(GEOGCS|PROJCS|GEOCCS|COMPD_CS|VERT_CS|LOCAL_CS|GEOGCRS|PROJCRS|GEODCRS|GEOCRS|BOUNDCRS|COMPOUNDCRS|VERTCRS|ENGCRS|DERIVEDPROJCRS|BASEGEOGCRS)\s*\[/i.test(t)) {
+  if (
+    /^(GEOGCS|PROJCS|GEOCCS|COMPD_CS|VERT_CS|LOCAL_CS|GEOGCRS|PROJCRS|GEODCRS|GEOCRS|BOUNDCRS|COMPOUNDCRS|VERTCRS|ENGCRS|DERIVEDPROJCRS|BASEGEOGCRS)\s*\[/i.test(
+      t,
+    )
+  ) {
     return /\/vsi|:\/\//i.test(t) ? 'the WKT names a file or a URL' : null;
   }
   if (/^\+?proj=/.test(t) || /^\+init=/.test(t)) return /init=|\/|:\/\//.test(t) ? 'PROJ strings may not name files (+init=, paths)' : null;

@@ -94,12 +94,29 @@ describe('classifySource', () => {
 
 describe('crsTextProblem', () => {
   it('accepts codes, WKT and PROJ strings', () => {
-    for (const t of ['EPSG:4326', '4326', 'OGC:CRS84', 'ESRI:54009', 'WGS84', 'GEOGCS["WGS 84",DATUM["x",SPHEROID["a",6378137,298.25]]]', '+proj=utm +zone=32 +datum=WGS84']) {
+    for (const t of [
+      'EPSG:4326',
+      '4326',
+      'OGC:CRS84',
+      'ESRI:54009',
+      'WGS84',
+      'GEOGCS["WGS 84",DATUM["x",SPHEROID["a",6378137,298.25]]]',
+      '+proj=utm +zone=32 +datum=WGS84',
+    ]) {
       assert.equal(crsTextProblem(t), null, t);
     }
   });
   it('refuses files and URLs, which GDAL would read or fetch', () => {
-    for (const t of ['/etc/passwd', 'http://h/crs.wkt', 'https://h/epsg.io/4326.wkt', 'file:///x.prj', '+init=/tmp/x:1', '+proj=longlat +nadgrids=/tmp/g.gsb', 'urn:ogc:def:crs:EPSG::4326x', '../x.prj']) {
+    for (const t of [
+      '/etc/passwd',
+      'http://h/crs.wkt',
+      'https://h/epsg.io/4326.wkt',
+      'file:///x.prj',
+      '+init=/tmp/x:1',
+      '+proj=longlat +nadgrids=/tmp/g.gsb',
+      'urn:ogc:def:crs:EPSG::4326x',
+      '../x.prj',
+    ]) {
       assert.notEqual(crsTextProblem(t), null, t);
     }
   });

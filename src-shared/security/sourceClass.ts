@@ -22,7 +22,8 @@ export type SourceClass =
   | { kind: 'refused'; reason: string };
 
 /** GDAL virtual file systems that fetch over the network (curl, cloud object stores, HDFS). */
-const NETWORK_VSI = /^\/vsi(curl|curl_streaming|s3|s3_streaming|gs|gs_streaming|az|az_streaming|adls|oss|oss_streaming|swift|swift_streaming|hdfs|webhdfs)\//i;
+const NETWORK_VSI =
+  /^\/vsi(curl|curl_streaming|s3|s3_streaming|gs|gs_streaming|az|az_streaming|adls|oss|oss_streaming|swift|swift_streaming|hdfs|webhdfs)\//i;
 /** Archive and wrapper file systems whose inner path is classified in turn. */
 const WRAPPER_VSI = /^\/vsi(zip|gzip|tar|7z|rar|subfile|sparse|cached\?|crypt)\//i;
 /** Internal to the worker or to a process's stdio: never a person's data. */
@@ -34,16 +35,34 @@ const URL_SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
  * service (`PG:`, `WFS:`, `WMS:`, `MySQL:`, `ODBC:`, `OAPIF:`, `ESRIJSON:` over a URL…), and is
  * classified as network: fail closed on prefixes nobody listed here.
  */
-const FILE_DRIVER_PREFIXES = new Set(['GPKG', 'NETCDF', 'HDF5', 'HDF4_SDS', 'HDF4_EOS', 'HDF4_GR', 'GTIFF_DIR', 'CSV', 'SQLITE', 'NITF_IM', 'RASTERLITE', 'PDF', 'JP2OPENJPEG']);
+const FILE_DRIVER_PREFIXES = new Set([
+  'GPKG',
+  'NETCDF',
+  'HDF5',
+  'HDF4_SDS',
+  'HDF4_EOS',
+  'HDF4_GR',
+  'GTIFF_DIR',
+  'CSV',
+  'SQLITE',
+  'NITF_IM',
+  'RASTERLITE',
+  'PDF',
+  'JP2OPENJPEG',
+]);
 
 export function classifySource(source: string): SourceClass {
   const text = parseSource(source).path.trim();
   if (!text) return { kind: 'refused', reason: 'no path was given' };
   if (/[\0\r\n]/.test(text)) return { kind: 'refused', reason: 'a path cannot contain control characters or line breaks' };
   if (/^[<{[]/.test(text)) {
-    return { kind: 'refused', reason: 'inline datasets (XML or JSON text in place of a path) are not accepted; save the data to a file and give its path' };
+    return {
+      kind: 'refused',
+      reason: 'inline datasets (XML or JSON text in place of a path) are not accepted; save the data to a file and give its path',
+    };
   }
-  if (INTERNAL_VSI.test(text)) return { kind: 'refused', reason: `${text.split('/')[1]} is internal to GDAL, not a file a person can name` };
+  if (INTERNAL_VSI.test(text))
+    return { kind: 'refused', reason: `${text.split('/')[1]} is internal to GDAL, not a file a person can name` };
   if (NETWORK_VSI.test(text)) return network(text, text.replace(/^\/vsi[a-z0-9_]+\//i, ''));
   const wrapper = WRAPPER_VSI.exec(text);
   if (wrapper) return classifyWrapped(text, wrapper[0]);
@@ -51,7 +70,8 @@ export function classifySource(source: string): SourceClass {
 
   const scheme = URL_SCHEME.exec(text);
   if (scheme) {
-    if (scheme[1]!.toLowerCase() === 'file') return { kind: 'refused', reason: 'file:// URLs are not accepted; give the absolute path of the file' };
+    if (scheme[1]!.toLowerCase() === 'file')
+      return { kind: 'refused', reason: 'file:// URLs are not accepted; give the absolute path of the file' };
     return network(text, text);
   }
   // A Windows UNC path (\\server\share) is a network share; nothing can approve it.

@@ -55,9 +55,33 @@ class Refusal extends Error {}
 
 /** Statement words that change data, schema, files or settings, or belong to another statement. */
 const FORBIDDEN = new Set([
-  'INSERT', 'UPDATE', 'DELETE', 'REPLACE', 'UPSERT', 'MERGE', 'CREATE', 'DROP', 'ALTER', 'ATTACH', 'DETACH', 'PRAGMA',
-  'VACUUM', 'REINDEX', 'ANALYZE', 'BEGIN', 'COMMIT', 'ROLLBACK', 'SAVEPOINT', 'RELEASE', 'TRUNCATE', 'GRANT', 'EXPLAIN',
-  'INTO', 'RETURNING', 'TRIGGER', 'RAISE',
+  'INSERT',
+  'UPDATE',
+  'DELETE',
+  'REPLACE',
+  'UPSERT',
+  'MERGE',
+  'CREATE',
+  'DROP',
+  'ALTER',
+  'ATTACH',
+  'DETACH',
+  'PRAGMA',
+  'VACUUM',
+  'REINDEX',
+  'ANALYZE',
+  'BEGIN',
+  'COMMIT',
+  'ROLLBACK',
+  'SAVEPOINT',
+  'RELEASE',
+  'TRUNCATE',
+  'GRANT',
+  'EXPLAIN',
+  'INTO',
+  'RETURNING',
+  'TRIGGER',
+  'RAISE',
 ]);
 
 const WHY_FORBIDDEN: Record<string, string> = {
@@ -68,9 +92,39 @@ const WHY_FORBIDDEN: Record<string, string> = {
 
 /** SQLite's reserved words (never identifiers) that may stand before '(' without being a call. */
 const NOT_A_CALL = new Set([
-  'SELECT', 'FROM', 'WHERE', 'AND', 'OR', 'NOT', 'IN', 'EXISTS', 'VALUES', 'CASE', 'WHEN', 'THEN', 'ELSE', 'ON',
-  'USING', 'AS', 'HAVING', 'LIMIT', 'IS', 'BETWEEN', 'ESCAPE', 'DISTINCT', 'ALL', 'UNION', 'EXCEPT', 'INTERSECT',
-  'JOIN', 'ORDER', 'GROUP', 'COLLATE', 'NULL', 'ISNULL', 'NOTNULL',
+  'SELECT',
+  'FROM',
+  'WHERE',
+  'AND',
+  'OR',
+  'NOT',
+  'IN',
+  'EXISTS',
+  'VALUES',
+  'CASE',
+  'WHEN',
+  'THEN',
+  'ELSE',
+  'ON',
+  'USING',
+  'AS',
+  'HAVING',
+  'LIMIT',
+  'IS',
+  'BETWEEN',
+  'ESCAPE',
+  'DISTINCT',
+  'ALL',
+  'UNION',
+  'EXCEPT',
+  'INTERSECT',
+  'JOIN',
+  'ORDER',
+  'GROUP',
+  'COLLATE',
+  'NULL',
+  'ISNULL',
+  'NOTNULL',
 ]);
 
 /** Words that end a FROM clause at their own nesting level. */
@@ -178,7 +232,9 @@ class QueryChecker {
       }
       if (t.kind === 'ident') {
         if ((t.quote === '[' || t.quote === '`') && /['"]/.test(t.text)) {
-          throw new Refusal(`The name ${show(t)} contains a quote; GDAL's table-name scanner does not understand ${t.quote === '[' ? '[brackets]' : '`backticks`'} and would misread the rest of the query. Write the name in double quotes ("…", doubling any " inside).`);
+          throw new Refusal(
+            `The name ${show(t)} contains a quote; GDAL's table-name scanner does not understand ${t.quote === '[' ? '[brackets]' : '`backticks`'} and would misread the rest of the query. Write the name in double quotes ("…", doubling any " inside).`,
+          );
         }
         if (isOp(next, '(')) this.call(t.text);
         continue;
@@ -186,7 +242,9 @@ class QueryChecker {
       // A bare word: keyword or identifier.
       const U = t.key;
       if (FORBIDDEN.has(U) && !(U === 'REPLACE' && isOp(next, '('))) {
-        throw new Refusal(`Only a SELECT query is allowed (read-only); ${U} is not${WHY_FORBIDDEN[U] ? ` (${WHY_FORBIDDEN[U]})` : ''}. To keep a result, use inspect_save_query.`);
+        throw new Refusal(
+          `Only a SELECT query is allowed (read-only); ${U} is not${WHY_FORBIDDEN[U] ? ` (${WHY_FORBIDDEN[U]})` : ''}. To keep a result, use inspect_save_query.`,
+        );
       }
       if (U === 'MATCH') throw new Refusal('MATCH (full-text search) is not available; use LIKE, GLOB or instr().');
       if (CLAUSE_END.has(U)) this.frame.from = false;
@@ -258,7 +316,8 @@ class QueryChecker {
   private cteHeader(j: number): number {
     const toks = this.tokens;
     const name = toks[j];
-    if (!name || (name.kind !== 'word' && name.kind !== 'ident')) throw new Refusal(`WITH must be followed by a name for the sub-query; found ${show(name)}.`);
+    if (!name || (name.kind !== 'word' && name.kind !== 'ident'))
+      throw new Refusal(`WITH must be followed by a name for the sub-query; found ${show(name)}.`);
     if (name.kind === 'ident' && (name.quote === '[' || name.quote === '`') && /['"]/.test(name.text)) {
       throw new Refusal(`The name ${show(name)} contains a quote; write it in double quotes.`);
     }
@@ -270,7 +329,8 @@ class QueryChecker {
       j++;
       while (!isOp(toks[j], ')')) {
         const t = toks[j];
-        if (!t || !(t.kind === 'word' || t.kind === 'ident' || isOp(t, ','))) throw new Refusal(`The column list of WITH ${show(name)} may hold only column names; found ${show(t)}.`);
+        if (!t || !(t.kind === 'word' || t.kind === 'ident' || isOp(t, ',')))
+          throw new Refusal(`The column list of WITH ${show(name)} may hold only column names; found ${show(t)}.`);
         j++;
       }
       j++;
@@ -279,7 +339,8 @@ class QueryChecker {
     j++;
     if (isWord(toks[j], 'NOT')) j++;
     if (isWord(toks[j], 'MATERIALIZED')) j++;
-    if (!isOp(toks[j], '(')) throw new Refusal(`WITH ${show(name)} AS must be followed by a sub-query in parentheses; found ${show(toks[j])}.`);
+    if (!isOp(toks[j], '('))
+      throw new Refusal(`WITH ${show(name)} AS must be followed by a sub-query in parentheses; found ${show(toks[j])}.`);
     return j;
   }
 
@@ -299,7 +360,9 @@ class QueryChecker {
       return k;
     }
     if (t.kind === 'string') {
-      throw new Refusal(`A table may not be given as a string literal ('${t.text}' after ${after}); name a project layer in double quotes. Tables: ${this.tableList()}.`);
+      throw new Refusal(
+        `A table may not be given as a string literal ('${t.text}' after ${after}); name a project layer in double quotes. Tables: ${this.tableList()}.`,
+      );
     }
     if (t.kind !== 'word' && t.kind !== 'ident') {
       throw new Refusal(`A table name is expected after ${after}; found ${show(t)}. Tables: ${this.tableList()}.`);
@@ -325,7 +388,9 @@ class QueryChecker {
       if (t.kind === 'word' && (NOT_A_CALL.has(t.key) || CLAUSE_END.has(t.key))) {
         throw new Refusal(`A table name is expected after ${after}; found ${t.text}. Tables: ${this.tableList()}.`);
       }
-      throw new Refusal(`No table ${show(t)}: only the project's layers (and WITH sub-queries of this query) can be queried. Tables: ${this.tableList()}.`);
+      throw new Refusal(
+        `No table ${show(t)}: only the project's layers (and WITH sub-queries of this query) can be queried. Tables: ${this.tableList()}.`,
+      );
     }
     if (!this.ctes.has(key)) this.usedTables.add(known);
     return k;
@@ -348,7 +413,7 @@ function check(sql: string, options: QueryCheckOptions): { sql: string; tables: 
   for (const c of comments) {
     if (hostileText(c.text)) {
       throw new Refusal(
-        "A comment in the SQL names a datasource, path or URL; GDAL reads table names inside comments and would open it. Remove the comment (comments are not needed).",
+        'A comment in the SQL names a datasource, path or URL; GDAL reads table names inside comments and would open it. Remove the comment (comments are not needed).',
       );
     }
   }
@@ -358,11 +423,16 @@ function check(sql: string, options: QueryCheckOptions): { sql: string; tables: 
   if (body.some((t) => isOp(t, ';'))) throw new Refusal('Only one statement is allowed; remove the semicolons between statements.');
   const first = body[0]!;
   if (!isWord(first, 'SELECT', 'WITH')) {
-    throw new Refusal(`Only a SELECT query is allowed (read-only); this statement starts with ${first.kind === 'word' ? first.key : show(first)}.`);
+    throw new Refusal(
+      `Only a SELECT query is allowed (read-only); this statement starts with ${first.kind === 'word' ? first.key : show(first)}.`,
+    );
   }
   const result = new QueryChecker(body, options.tables).run();
   const last = body[body.length - 1]!;
-  let text = withoutComments(sql.slice(0, last.end), comments.filter((c) => c.end <= last.end)).trim();
+  let text = withoutComments(
+    sql.slice(0, last.end),
+    comments.filter((c) => c.end <= last.end),
+  ).trim();
   // GDAL's dialect wants whitespace after the first keyword (`SELECT*` is "Unsupported SQL command").
   const head = first.text.length;
   if (!/^[ \t\n\f\r]/.test(text.slice(head))) text = `${text.slice(0, head)} ${text.slice(head)}`;
@@ -373,7 +443,7 @@ function check(sql: string, options: QueryCheckOptions): { sql: string; tables: 
     const r = refs[0]!;
     throw new Refusal(
       `GDAL would read ${r.text} as the layer '${r.layer}' of another datasource '${r.datasource}' and open it ` +
-        "(its SQLite dialect looks for table names after FROM, JOIN, INTO and UPDATE — even inside longer words such as valid_from — and in ogr_layer_… calls). " +
+        '(its SQLite dialect looks for table names after FROM, JOIN, INTO and UPDATE — even inside longer words such as valid_from — and in ogr_layer_… calls). ' +
         `Only the project's layers can be queried; rename the alias or column that ends in from/join/into/update, or put a space or parenthesis so no 'name.name' follows it. Tables: ${options.tables.map((t) => `"${t}"`).join(', ')}.`,
     );
   }
@@ -386,5 +456,7 @@ function check(sql: string, options: QueryCheckOptions): { sql: string; tables: 
  */
 export function gdalDatasourceProblem(sql: string): string | null {
   const refs = gdalDatasourceRefs(sql);
-  return refs.length ? `GDAL would open another datasource '${refs[0]!.datasource}' for ${refs[0]!.text}; only the project's layers can be queried.` : null;
+  return refs.length
+    ? `GDAL would open another datasource '${refs[0]!.datasource}' for ${refs[0]!.text}; only the project's layers can be queried.`
+    : null;
 }

@@ -15,7 +15,7 @@ describe("GDAL's table-name scanner, ported", () => {
     assert.deepEqual(ds('SELECT * FROM a'), []);
   });
 
-  it("skips '…' and \"…\" literals with doubled quotes, but not comments, brackets or backticks", () => {
+  it('skips \'…\' and "…" literals with doubled quotes, but not comments, brackets or backticks', () => {
     assert.deepEqual(ds(`SELECT 'FROM "/x"."l"', "JOIN /y.l", 'it''s FROM "/z"."l"' FROM a`), []);
     assert.deepEqual(ds('SELECT 1 /* FROM "/x"."l" */ FROM a'), ['/x|l']);
     assert.deepEqual(ds('SELECT [x JOIN "/x"."l"] FROM a'), ['/x|l']);

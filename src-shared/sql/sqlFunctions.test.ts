@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { AGGREGATE_FUNCTIONS, functionRefusal, isAllowedFunction, QUERY_FUNCTIONS, SCALAR_FUNCTIONS, TABLE_FUNCTIONS, WINDOW_FUNCTIONS } from './sqlFunctions.js';
+import {
+  AGGREGATE_FUNCTIONS,
+  functionRefusal,
+  isAllowedFunction,
+  QUERY_FUNCTIONS,
+  SCALAR_FUNCTIONS,
+  TABLE_FUNCTIONS,
+  WINDOW_FUNCTIONS,
+} from './sqlFunctions.js';
 
 /**
  * Families that read or write files, reach the network, load code or change the database.

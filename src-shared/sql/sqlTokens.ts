@@ -15,7 +15,34 @@ export class SqlSyntaxError extends Error {
 }
 
 /** Operators and punctuation, longest first. `!` alone, `?`, `:`, `@`, `#` and `$` are not here. */
-const OPERATORS = ['->>', '||', '->', '<=', '>=', '<>', '!=', '==', '<<', '>>', '=', '<', '>', '+', '-', '*', '/', '%', '(', ')', ',', '.', ';', '&', '|', '~'];
+const OPERATORS = [
+  '->>',
+  '||',
+  '->',
+  '<=',
+  '>=',
+  '<>',
+  '!=',
+  '==',
+  '<<',
+  '>>',
+  '=',
+  '<',
+  '>',
+  '+',
+  '-',
+  '*',
+  '/',
+  '%',
+  '(',
+  ')',
+  ',',
+  '.',
+  ';',
+  '&',
+  '|',
+  '~',
+];
 
 /** SQLite's whitespace: space, tab, LF, FF, CR (a vertical tab is an illegal token to SQLite). */
 export function isSqlSpace(c: string | undefined): boolean {
@@ -79,12 +106,16 @@ const lexSql = createLexer({
   ],
   number: NUMBER,
   numberCheck: (sql, start, end) =>
-    isIdChar(sql[end]) ? `a malformed number starting at character ${start + 1}: '${sql.slice(start, Math.min(sql.length, end + 8))}'` : null,
+    isIdChar(sql[end])
+      ? `a malformed number starting at character ${start + 1}: '${sql.slice(start, Math.min(sql.length, end + 8))}'`
+      : null,
   word: WORD,
   foldWord: asciiUpper,
   refuse: (sql, at) => {
     const c = sql[at]!;
-    return '?:@$#'.includes(c) ? `a parameter ('${c}…') at character ${at + 1}; parameters cannot be bound here, write the values into the query` : null;
+    return '?:@$#'.includes(c)
+      ? `a parameter ('${c}…') at character ${at + 1}; parameters cannot be bound here, write the values into the query`
+      : null;
   },
   operators: OPERATORS,
   messages: {

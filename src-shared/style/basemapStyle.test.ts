@@ -2,13 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import {
-  BASEMAP_FILES,
-  BASEMAP_LAYER_IDS,
-  BASEMAP_TOP_LAYER_ID,
-  buildBasemapStyle,
-  isBasemapLayerId,
-} from './basemapStyle.js';
+import { BASEMAP_FILES, BASEMAP_LAYER_IDS, BASEMAP_TOP_LAYER_ID, buildBasemapStyle, isBasemapLayerId } from './basemapStyle.js';
 import { GLYPH_RANGE_STARTS, GLYPHS_ASSET_PATH, LABEL_FONTSTACK, glyphRangeName } from './glyphs.js';
 
 const ASSETS_DIR = fileURLToPath(new URL('../../assets/', import.meta.url));

@@ -51,7 +51,10 @@ describe('classBreaks', () => {
     const b = classBreaks(values, 'quantile', 5);
     for (let i = 1; i < b.length; i++) assert.ok(b[i]! > b[i - 1]!, `${b}`);
     assert.ok(b.length - 1 < 5);
-    assert.equal(classCounts(values, b).reduce((s, n) => s + n, 0), values.length);
+    assert.equal(
+      classCounts(values, b).reduce((s, n) => s + n, 0),
+      values.length,
+    );
   });
 
   it('a constant field is one class', () => {

@@ -34,8 +34,26 @@ export const RampName = z.enum(RAMP_NAMES);
 
 /** Distinct, colour-blind-friendlier hues for categories (Tableau 10, then lighter partners). */
 export const CATEGORY_PALETTE = [
-  '#4e79a7', '#f28e2b', '#e15759', '#76b7b2', '#59a14f', '#edc948', '#b07aa1', '#ff9da7', '#9c755f', '#bab0ac',
-  '#a0cbe8', '#ffbe7d', '#ff9d9a', '#86bcb6', '#8cd17d', '#f1ce63', '#d4a6c8', '#fabfd2', '#d7b5a6', '#79706e',
+  '#4e79a7',
+  '#f28e2b',
+  '#e15759',
+  '#76b7b2',
+  '#59a14f',
+  '#edc948',
+  '#b07aa1',
+  '#ff9da7',
+  '#9c755f',
+  '#bab0ac',
+  '#a0cbe8',
+  '#ffbe7d',
+  '#ff9d9a',
+  '#86bcb6',
+  '#8cd17d',
+  '#f1ce63',
+  '#d4a6c8',
+  '#fabfd2',
+  '#d7b5a6',
+  '#79706e',
 ] as const;
 
 /**
@@ -43,7 +61,17 @@ export const CATEGORY_PALETTE = [
  * index = xClass + 3 · yClass, both classes 0 (low) … 2 (high). Low/low is light grey, high x
  * reddens, high y blues, high/high is dark.
  */
-export const BIVARIATE_PALETTE = ['#e8e8e8', '#e4acac', '#c85a5a', '#b0d5df', '#ad9ea5', '#985356', '#64acbe', '#627f8c', '#574249'] as const;
+export const BIVARIATE_PALETTE = [
+  '#e8e8e8',
+  '#e4acac',
+  '#c85a5a',
+  '#b0d5df',
+  '#ad9ea5',
+  '#985356',
+  '#64acbe',
+  '#627f8c',
+  '#574249',
+] as const;
 
 export type Rgb = [number, number, number];
 
@@ -53,7 +81,10 @@ export function hexToRgb(hex: string): Rgb {
 }
 
 export function rgbToHex([r, g, b]: Rgb): string {
-  const h = (n: number) => Math.max(0, Math.min(255, Math.round(n))).toString(16).padStart(2, '0');
+  const h = (n: number) =>
+    Math.max(0, Math.min(255, Math.round(n)))
+      .toString(16)
+      .padStart(2, '0');
   return `#${h(r)}${h(g)}${h(b)}`;
 }
 

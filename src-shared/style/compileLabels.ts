@@ -31,7 +31,12 @@ export function labelTextExpression(template: string): ExpressionSpecification {
   return ['concat', ...parts] as ExpressionSpecification;
 }
 
-export function labelLayerSpec(layer: Layer, sourceId: string, labels: LabelStyle, styleFilter: ExpressionSpecification | null): LayerSpecification {
+export function labelLayerSpec(
+  layer: Layer,
+  sourceId: string,
+  labels: LabelStyle,
+  styleFilter: ExpressionSpecification | null,
+): LayerSpecification {
   return {
     id: mapLayerIdFor(layer.id, 'label'),
     type: 'symbol',

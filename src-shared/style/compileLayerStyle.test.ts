@@ -132,8 +132,10 @@ describe('compileLayerStyle', () => {
   it('a raster restyled gets new tile URLs (no stale tiles); the same style the same URLs', () => {
     const grey = compileLayerStyle(rasterLayer(), urls).source as { tiles: string[] };
     const again = compileLayerStyle(rasterLayer(), urls).source as { tiles: string[] };
-    const hill = compileLayerStyle(rasterLayer({ style: { type: 'hillshade', band: 1, azimuth: 315, altitude: 45, zFactor: 1 } }), urls).source as { tiles: string[] };
-    const hill2 = compileLayerStyle(rasterLayer({ style: { type: 'hillshade', band: 1, azimuth: 300, altitude: 45, zFactor: 1 } }), urls).source as { tiles: string[] };
+    const hill = compileLayerStyle(rasterLayer({ style: { type: 'hillshade', band: 1, azimuth: 315, altitude: 45, zFactor: 1 } }), urls)
+      .source as { tiles: string[] };
+    const hill2 = compileLayerStyle(rasterLayer({ style: { type: 'hillshade', band: 1, azimuth: 300, altitude: 45, zFactor: 1 } }), urls)
+      .source as { tiles: string[] };
     assert.deepEqual(grey.tiles, again.tiles);
     assert.notDeepEqual(grey.tiles, hill.tiles);
     assert.notDeepEqual(hill.tiles, hill2.tiles);
@@ -184,7 +186,10 @@ describe('large vector layers compile to vector tiles', () => {
       assert.equal(source.type, 'vector');
       assert.match(source.tiles[0]!, /^http:\/\/127\.0\.0\.1:9\/tiles\/L1\/v-[0-9a-z]+\/\{z\}\/\{x\}\/\{y\}\.pbf\?token=t$/);
       assert.equal(source.maxzoom, VECTOR_TILE_MAX_ZOOM);
-      assert.ok(compiled.layers.length > 0 && compiled.layers.every((l) => (l as { 'source-layer'?: string })['source-layer'] === VECTOR_TILE_LAYER));
+      assert.ok(
+        compiled.layers.length > 0 &&
+          compiled.layers.every((l) => (l as { 'source-layer'?: string })['source-layer'] === VECTOR_TILE_LAYER),
+      );
     }
   });
 
@@ -193,18 +198,19 @@ describe('large vector layers compile to vector tiles', () => {
   });
 
   it('the tile path changes when the style needs other fields, not when only colours change', () => {
-    const graduated = (field: string, colour: string): Layer['style'] => ({
-      type: 'graduated',
-      field,
-      method: 'quantile',
-      breaks: [0, 1, 2],
-      colours: [colour, '#000000'],
-      ramp: 'viridis',
-      nullColour: null,
-      stroke: '#111111',
-      strokeWidth: 1,
-      pointRadius: 4,
-    }) as Layer['style'];
+    const graduated = (field: string, colour: string): Layer['style'] =>
+      ({
+        type: 'graduated',
+        field,
+        method: 'quantile',
+        breaks: [0, 1, 2],
+        colours: [colour, '#000000'],
+        ramp: 'viridis',
+        nullColour: null,
+        stroke: '#111111',
+        strokeWidth: 1,
+        pointRadius: 4,
+      }) as Layer['style'];
     const path = (s: Layer['style']) => (compileLayerStyle(big(1e6, s), urls).source as { tiles: string[] }).tiles[0];
     assert.equal(path(graduated('pop', '#ffffff')), path(graduated('pop', '#ff0000')));
     assert.notEqual(path(graduated('pop', '#ffffff')), path(graduated('area', '#ffffff')));
@@ -221,11 +227,28 @@ describe('the fields each style needs travel in the tiles', () => {
         rules: [{ filter: "pop > 1000 AND kind = 'city'", label: 'big', colour: '#ff0000' }],
         elseColour: null,
         ...sym,
-        labels: { text: '{NAME} ({ISO})', size: 12, colour: '#000000', haloColour: '#ffffff', haloWidth: 1, placement: 'point', minZoom: 0 },
+        labels: {
+          text: '{NAME} ({ISO})',
+          size: 12,
+          colour: '#000000',
+          haloColour: '#ffffff',
+          haloWidth: 1,
+          placement: 'point',
+          minZoom: 0,
+        },
       }),
       ['ISO', 'NAME', 'kind', 'pop'],
     );
-    assert.deepEqual(tileFields({ type: 'categorized', field: 'cat', categories: [{ value: 'a', colour: '#ff0000', label: 'a' }], otherColour: null, ...sym }), ['cat']);
+    assert.deepEqual(
+      tileFields({
+        type: 'categorized',
+        field: 'cat',
+        categories: [{ value: 'a', colour: '#ff0000', label: 'a' }],
+        otherColour: null,
+        ...sym,
+      }),
+      ['cat'],
+    );
     assert.deepEqual(tileFields({ type: 'heatmap', radius: 10, intensity: 1, weightField: 'w', weightMax: 5, ramp: 'viridis' }), ['w']);
   });
 });

@@ -35,13 +35,21 @@ export function compileLayerStyle(layer: Layer, urls: LayerUrls): CompiledLayerS
   if (layer.kind === 'raster') return compileRaster(layer, urls, isRasterStyle(style) ? style : defaultRasterStyle());
   const sourceId = sourceIdFor(layer.id);
   // A table has no geometry: nothing to draw, and no data route to fetch (an empty inline source).
-  if (layer.kind === 'table') return { sourceId, source: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } }, layers: [] };
+  if (layer.kind === 'table')
+    return { sourceId, source: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } }, layers: [] };
   const tiled = isTiledLayer(layer);
-  const source = tiled ? vectorTileSource(layer, urls) : ({ type: 'geojson', data: urls.data(`data/layers/${layer.id}.geojson`) } satisfies SourceSpecification);
+  const source = tiled
+    ? vectorTileSource(layer, urls)
+    : ({ type: 'geojson', data: urls.data(`data/layers/${layer.id}.geojson`) } satisfies SourceSpecification);
   const vectorStyle = style.type === 'heatmap' ? style : isLabelledStyle(style) ? style : defaultVectorStyle(0);
-  const layers = vectorStyle.type === 'heatmap' ? compileHeatmapLayers(layer, sourceId, vectorStyle) : compileVectorLayers(layer, sourceId, vectorStyle);
+  const layers =
+    vectorStyle.type === 'heatmap' ? compileHeatmapLayers(layer, sourceId, vectorStyle) : compileVectorLayers(layer, sourceId, vectorStyle);
   // Every style draws the same on tiles: its layers only name the tiles' one source layer.
-  return { sourceId, source, layers: tiled ? layers.map((l) => ({ ...l, 'source-layer': VECTOR_TILE_LAYER }) as LayerSpecification) : layers };
+  return {
+    sourceId,
+    source,
+    layers: tiled ? layers.map((l) => ({ ...l, 'source-layer': VECTOR_TILE_LAYER }) as LayerSpecification) : layers,
+  };
 }
 
 /**

@@ -17,7 +17,16 @@ export function mapLayerIdFor(layerId: string, part: MapLayerPart): string {
   return `layer-${layerId}-${part}`;
 }
 
-const POLYGON_TYPES = new Set(['Polygon', 'MultiPolygon', 'CurvePolygon', 'MultiSurface', 'Surface', 'PolyhedralSurface', 'TIN', 'Triangle']);
+const POLYGON_TYPES = new Set([
+  'Polygon',
+  'MultiPolygon',
+  'CurvePolygon',
+  'MultiSurface',
+  'Surface',
+  'PolyhedralSurface',
+  'TIN',
+  'Triangle',
+]);
 const LINE_TYPES = new Set(['LineString', 'MultiLineString', 'CircularString', 'CompoundCurve', 'MultiCurve', 'Curve']);
 const POINT_TYPES = new Set(['Point', 'MultiPoint']);
 

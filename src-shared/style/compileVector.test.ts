@@ -22,7 +22,15 @@ function layerWith(style: unknown, geometryType: string | null, over: Partial<La
 }
 
 const symbol = { stroke: '#222222', strokeWidth: 1, pointRadius: 5 };
-const labels: LabelStyle = { text: '{NAME} ({ISO})', size: 12, colour: '#111111', haloColour: '#ffffff', haloWidth: 1.5, placement: 'point', minZoom: 2 };
+const labels: LabelStyle = {
+  text: '{NAME} ({ISO})',
+  size: 12,
+  colour: '#111111',
+  haloColour: '#ffffff',
+  haloWidth: 1.5,
+  placement: 'point',
+  minZoom: 2,
+};
 
 const STYLES = {
   simple: { type: 'simple', fill: '#336699', ...symbol, labels },
@@ -95,7 +103,12 @@ describe('vector style compilers', () => {
 
   function validate(compiled: CompiledLayerStyle): void {
     if (!spec) return;
-    const style = { version: 8, glyphs: 'http://127.0.0.1:9/assets/glyphs/{fontstack}/{range}.pbf', sources: { [compiled.sourceId]: compiled.source }, layers: compiled.layers };
+    const style = {
+      version: 8,
+      glyphs: 'http://127.0.0.1:9/assets/glyphs/{fontstack}/{range}.pbf',
+      sources: { [compiled.sourceId]: compiled.source },
+      layers: compiled.layers,
+    };
     assert.deepEqual(spec.validate(style), []);
   }
 
@@ -123,15 +136,33 @@ describe('vector style compilers', () => {
         assert.ok(compiled.layers.length >= 1);
         validate(compiled);
         const kinds = compiled.layers.map((l) => l.type);
-        if (geometry === 'MultiPolygon') assert.deepEqual(kinds.filter((k) => k !== 'symbol'), ['fill', 'line']);
-        if (geometry === 'LineString') assert.deepEqual(kinds.filter((k) => k !== 'symbol'), ['line']);
-        if (geometry === 'Point') assert.deepEqual(kinds.filter((k) => k !== 'symbol'), ['circle']);
+        if (geometry === 'MultiPolygon')
+          assert.deepEqual(
+            kinds.filter((k) => k !== 'symbol'),
+            ['fill', 'line'],
+          );
+        if (geometry === 'LineString')
+          assert.deepEqual(
+            kinds.filter((k) => k !== 'symbol'),
+            ['line'],
+          );
+        if (geometry === 'Point')
+          assert.deepEqual(
+            kinds.filter((k) => k !== 'symbol'),
+            ['circle'],
+          );
         const overlay = compileLabelPoints(layerWith(style, geometry), urls);
         if ('labels' in style && geometry === 'MultiPolygon') {
           // Polygons: one label point per feature, from its own source, not one per polygon part.
           assert.ok(overlay);
-          assert.equal(compiled.layers.some((l) => l.type === 'symbol'), false);
-          assert.deepEqual(overlay.source, { type: 'geojson', data: urls.data(labelPointsPath('L1', styleFields(LayerStyle.parse(style) as never))) });
+          assert.equal(
+            compiled.layers.some((l) => l.type === 'symbol'),
+            false,
+          );
+          assert.deepEqual(overlay.source, {
+            type: 'geojson',
+            data: urls.data(labelPointsPath('L1', styleFields(LayerStyle.parse(style) as never))),
+          });
           validate(overlay);
         } else if ('labels' in style) {
           assert.equal(overlay, null);
@@ -175,7 +206,10 @@ describe('vector style compilers', () => {
     assert.deepEqual(colourFor(c, { POP: null }), ['hidden']);
     assert.deepEqual(colourFor(c, { POP: 'n/a' }), ['hidden']);
     const circle = c.layers.find((l) => l.type === 'circle')!;
-    assert.equal(spec.evaluate('circle', 'paint', 'circle-radius', (circle.paint as Record<string, unknown>)['circle-radius'], { POP: 500 }), 12);
+    assert.equal(
+      spec.evaluate('circle', 'paint', 'circle-radius', (circle.paint as Record<string, unknown>)['circle-radius'], { POP: 500 }),
+      12,
+    );
     // With a null colour, features without a number are drawn in it instead.
     const shown = compileLayerStyle(layerWith({ ...STYLES.graduated, nullColour: '#cccccc' }, 'Point'), urls);
     assert.deepEqual(colourFor(shown, { POP: null }), ['#cccccc']);
@@ -227,7 +261,10 @@ describe('vector style compilers', () => {
     const overlay = compileLabelPoints(layerWith(STYLES.graduated, 'MultiPolygon'), urls)!;
     assert.ok((overlay.layers[0] as { filter?: unknown }).filter);
     // Hidden layers hide their labels; polygons labelled along the outline use the polygons.
-    assert.equal(compileLabelPoints(layerWith(STYLES.graduated, 'MultiPolygon', { visible: false }), urls)!.layers[0]!.layout?.visibility, 'none');
+    assert.equal(
+      compileLabelPoints(layerWith(STYLES.graduated, 'MultiPolygon', { visible: false }), urls)!.layers[0]!.layout?.visibility,
+      'none',
+    );
     const alongOutline = layerWith({ ...STYLES.simple, labels: { ...labels, placement: 'line' } }, 'MultiPolygon');
     assert.equal(compileLabelPoints(alongOutline, urls), null);
     assert.equal(compileLayerStyle(alongOutline, urls).layers.at(-1)!.type, 'symbol');
@@ -270,11 +307,17 @@ describe('vector style compilers', () => {
   it('the style model refuses broken styles', () => {
     assert.throws(() => LayerStyle.parse({ ...STYLES.graduated, breaks: [0, 100, 10, 1000] }), /ascending/);
     assert.throws(() => LayerStyle.parse({ ...STYLES.graduated, colours: ['#ffffff'] }), /3 classes need as many colours/);
-    assert.throws(() => LayerStyle.parse({ ...STYLES.rules, rules: [{ filter: 'POP >', label: 'x', colour: '#000000' }] }), /filter: expected a number/);
+    assert.throws(
+      () => LayerStyle.parse({ ...STYLES.rules, rules: [{ filter: 'POP >', label: 'x', colour: '#000000' }] }),
+      /filter: expected a number/,
+    );
     assert.throws(() => LayerStyle.parse({ ...STYLES.simple, labels: { ...labels, text: 'no field' } }), /names no field/);
     assert.throws(() => LayerStyle.parse({ ...STYLES.bivariate, palette: ['#000000'] }));
     // What older versions saved still reads.
-    assert.deepEqual(LayerStyle.parse({ type: 'simple', fill: '#e4572e', stroke: '#222222', strokeWidth: 1, pointRadius: 5 }).type, 'simple');
+    assert.deepEqual(
+      LayerStyle.parse({ type: 'simple', fill: '#e4572e', stroke: '#222222', strokeWidth: 1, pointRadius: 5 }).type,
+      'simple',
+    );
     assert.deepEqual(LayerStyle.parse({ type: 'grey', band: 1, min: null, max: null }).type, 'grey');
   });
 });

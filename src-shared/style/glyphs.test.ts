@@ -62,7 +62,15 @@ function readRange(file: string): { name: string; range: string; glyphs: Glyph[]
   const glyphs = (stack.get(3) ?? []).map((g) => {
     const f = readProto(g as Uint8Array);
     const n = (k: number) => (f.get(k)?.[0] as number | undefined) ?? 0;
-    return { id: n(1), bitmap: (f.get(2)?.[0] as Uint8Array | undefined) ?? null, width: n(3), height: n(4), left: unzigzag(n(5)), top: unzigzag(n(6)), advance: n(7) };
+    return {
+      id: n(1),
+      bitmap: (f.get(2)?.[0] as Uint8Array | undefined) ?? null,
+      width: n(3),
+      height: n(4),
+      left: unzigzag(n(5)),
+      top: unzigzag(n(6)),
+      advance: n(7),
+    };
   });
   return { name: text(1), range: text(2), glyphs };
 }
@@ -143,7 +151,10 @@ describe('label glyphs', () => {
         if (/^\p{Cf}$/u.test(String.fromCodePoint(g.id))) continue;
         const units = font.advanceOf(g.id);
         assert.ok(units !== null, `U+${g.id.toString(16)} is in the font`);
-        assert.ok(Math.abs(g.advance - (units * 24) / font.unitsPerEm) <= 0.5 + 1e-9, `U+${g.id.toString(16)}: ${g.advance} vs ${(units * 24) / font.unitsPerEm}`);
+        assert.ok(
+          Math.abs(g.advance - (units * 24) / font.unitsPerEm) <= 0.5 + 1e-9,
+          `U+${g.id.toString(16)}: ${g.advance} vs ${(units * 24) / font.unitsPerEm}`,
+        );
         checked++;
       }
     }

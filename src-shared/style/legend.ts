@@ -63,7 +63,12 @@ function styleEntries(layer: Layer, style: LayerStyle): LegendEntry[] {
       return [{ kind: 'swatches', title: style.field, symbol, items }];
     }
     case 'rules': {
-      const items: LegendSwatch[] = style.rules.map((r) => ({ colour: r.colour, stroke: style.stroke, label: r.label, ...(r.size !== undefined ? { size: r.size } : {}) }));
+      const items: LegendSwatch[] = style.rules.map((r) => ({
+        colour: r.colour,
+        stroke: style.stroke,
+        label: r.label,
+        ...(r.size !== undefined ? { size: r.size } : {}),
+      }));
       if (style.elseColour) items.push({ colour: style.elseColour, stroke: style.stroke, label: style.elseLabel ?? 'Other' });
       return [{ kind: 'swatches', title: null, symbol, items }];
     }
@@ -77,19 +82,53 @@ function styleEntries(layer: Layer, style: LayerStyle): LegendEntry[] {
         },
       ];
     case 'heatmap':
-      return [{ kind: 'ramp', title: style.weightField ? `density weighted by ${style.weightField}` : 'point density', colours: rampStops(style.ramp, style.invert ?? false), low: 'sparse', high: 'dense' }];
+      return [
+        {
+          kind: 'ramp',
+          title: style.weightField ? `density weighted by ${style.weightField}` : 'point density',
+          colours: rampStops(style.ramp, style.invert ?? false),
+          low: 'sparse',
+          high: 'dense',
+        },
+      ];
     case 'grey':
-      return [{ kind: 'ramp', title: `band ${style.band}`, colours: ['#000000', '#ffffff'], low: bound(style.min, 'min'), high: bound(style.max, 'max') }];
+      return [
+        {
+          kind: 'ramp',
+          title: `band ${style.band}`,
+          colours: ['#000000', '#ffffff'],
+          low: bound(style.min, 'min'),
+          high: bound(style.max, 'max'),
+        },
+      ];
     case 'pseudocolor':
-      return [{ kind: 'ramp', title: `band ${style.band}`, colours: rampStops(style.ramp, style.invert), low: bound(style.min, '2 %'), high: bound(style.max, '98 %') }];
+      return [
+        {
+          kind: 'ramp',
+          title: `band ${style.band}`,
+          colours: rampStops(style.ramp, style.invert),
+          low: bound(style.min, '2 %'),
+          high: bound(style.max, '98 %'),
+        },
+      ];
     case 'hillshade':
-      return [{ kind: 'ramp', title: `hillshade, light ${formatNumber(style.azimuth)}° / ${formatNumber(style.altitude)}°`, colours: ['#000000', '#ffffff'], low: 'shadow', high: 'lit' }];
+      return [
+        {
+          kind: 'ramp',
+          title: `hillshade, light ${formatNumber(style.azimuth)}° / ${formatNumber(style.altitude)}°`,
+          colours: ['#000000', '#ffffff'],
+          low: 'shadow',
+          high: 'lit',
+        },
+      ];
     case 'rgb': {
       const ch = (colour: string, name: string, c: { band: number; min: number | null; max: number | null }) => ({
         colour,
         label: `${name}: band ${c.band}${c.min !== null && c.max !== null ? ` (${range(c.min, c.max)})` : ''}`,
       });
-      return [{ kind: 'channels', channels: [ch('#e03131', 'R', style.red), ch('#2f9e44', 'G', style.green), ch('#1971c2', 'B', style.blue)] }];
+      return [
+        { kind: 'channels', channels: [ch('#e03131', 'R', style.red), ch('#2f9e44', 'G', style.green), ch('#1971c2', 'B', style.blue)] },
+      ];
     }
   }
 }

@@ -113,7 +113,8 @@ export function parseFilter(text: string): FilterNode {
       return { kind: 'in', field, values, negated };
     }
     const opTok = peek();
-    if (opTok?.kind !== 'op' || !COMPARISONS.has(opTok.text)) throw new FilterSyntaxError(`expected a comparison (=, !=, <, <=, >, >=, in, is null) after ${field} ${where()}`);
+    if (opTok?.kind !== 'op' || !COMPARISONS.has(opTok.text))
+      throw new FilterSyntaxError(`expected a comparison (=, !=, <, <=, >, >=, in, is null) after ${field} ${where()}`);
     p++;
     const op: CompareOp = opTok.text === '=' ? '==' : opTok.text === '<>' ? '!=' : (opTok.text as CompareOp);
     const value = literal();

@@ -1,13 +1,6 @@
 import { z } from 'zod';
 import { GreyRasterStyle, HillshadeRasterStyle, PseudocolorRasterStyle, RgbRasterStyle } from './rasterStyleModel.js';
-import {
-  BivariateStyle,
-  CategorizedStyle,
-  GraduatedStyle,
-  HeatmapStyle,
-  RuleBasedStyle,
-  SimpleVectorStyle,
-} from './vectorStyleModel.js';
+import { BivariateStyle, CategorizedStyle, GraduatedStyle, HeatmapStyle, RuleBasedStyle, SimpleVectorStyle } from './vectorStyleModel.js';
 
 export * from './rasterStyleModel.js';
 export * from './vectorStyleModel.js';

@@ -36,16 +36,33 @@ export function vectorPaintOf(style: LabelledStyle): VectorPaint {
     case 'rules': {
       const tests = style.rules.map((r) => filterExpression(parseFilter(r.filter)));
       const fallback = style.elseColour ?? style.rules[0]!.colour;
-      const colour: ExpressionSpecification = ['case', ...tests.flatMap((t, i) => [t, style.rules[i]!.colour]), fallback] as ExpressionSpecification;
+      const colour: ExpressionSpecification = [
+        'case',
+        ...tests.flatMap((t, i) => [t, style.rules[i]!.colour]),
+        fallback,
+      ] as ExpressionSpecification;
       const sized = style.rules.some((r) => r.size !== undefined);
       const size: ExpressionSpecification | null = sized
-        ? (['case', ...tests.flatMap((t, i) => [t, style.rules[i]!.size ?? style.pointRadius]), style.pointRadius] as ExpressionSpecification)
+        ? ([
+            'case',
+            ...tests.flatMap((t, i) => [t, style.rules[i]!.size ?? style.pointRadius]),
+            style.pointRadius,
+          ] as ExpressionSpecification)
         : null;
-      const filter: ExpressionSpecification | null = style.elseColour === null ? (tests.length === 1 ? tests[0]! : ['any', ...tests]) : null;
+      const filter: ExpressionSpecification | null =
+        style.elseColour === null ? (tests.length === 1 ? tests[0]! : ['any', ...tests]) : null;
       return { colour, size, filter };
     }
     case 'bivariate': {
-      const classOf = (field: string, breaks: readonly number[]): ExpressionSpecification => ['step', asNumber(field), 0, breaks[1]!, 1, breaks[2]!, 2];
+      const classOf = (field: string, breaks: readonly number[]): ExpressionSpecification => [
+        'step',
+        asNumber(field),
+        0,
+        breaks[1]!,
+        1,
+        breaks[2]!,
+        2,
+      ];
       const index: ExpressionSpecification = ['+', classOf(style.fieldX, style.breaksX), ['*', 3, classOf(style.fieldY, style.breaksY)]];
       const match = ['match', index, ...style.palette.flatMap((c, i) => [i, c]), style.palette[0]!] as ExpressionSpecification;
       const both: ExpressionSpecification = ['all', isNumber(style.fieldX), isNumber(style.fieldY)];
@@ -62,7 +79,11 @@ function stepOver<T extends string | number>(field: string, breaks: readonly num
   return ['step', asNumber(field), outputs[0]!, ...stops] as ExpressionSpecification;
 }
 
-function categorizedPaint(field: string, categories: readonly { value: CategoryValue; colour: string }[], other: string | null): VectorPaint {
+function categorizedPaint(
+  field: string,
+  categories: readonly { value: CategoryValue; colour: string }[],
+  other: string | null,
+): VectorPaint {
   const fallback = other ?? categories[0]!.colour;
   const nulls = categories.find((c) => c.value === null);
   const valued = categories.filter((c) => c.value !== null);

@@ -28,7 +28,8 @@ export const LabelStyle = z
     minZoom: z.number().min(0).max(24),
   })
   .superRefine((v, ctx) => {
-    if (templateFields(v.text).length === 0) ctx.addIssue({ code: 'custom', path: ['text'], message: 'the label text names no field: write {FIELD}' });
+    if (templateFields(v.text).length === 0)
+      ctx.addIssue({ code: 'custom', path: ['text'], message: 'the label text names no field: write {FIELD}' });
   });
 export type LabelStyle = z.infer<typeof LabelStyle>;
 
@@ -64,7 +65,10 @@ export type CategoryValue = z.infer<typeof CategoryValue>;
 export const CategorizedStyle = z.object({
   type: z.literal('categorized'),
   field: z.string().min(1),
-  categories: z.array(z.object({ value: CategoryValue, colour: Colour, label: z.string() })).min(1).max(250),
+  categories: z
+    .array(z.object({ value: CategoryValue, colour: Colour, label: z.string() }))
+    .min(1)
+    .max(250),
   otherColour: Colour.nullable(),
   ...symbolProps,
 });
@@ -92,7 +96,8 @@ export const GraduatedStyle = z
         break;
       }
     }
-    if (v.colours.length !== v.breaks.length - 1) ctx.addIssue({ code: 'custom', path: ['colours'], message: `${v.breaks.length - 1} classes need as many colours` });
+    if (v.colours.length !== v.breaks.length - 1)
+      ctx.addIssue({ code: 'custom', path: ['colours'], message: `${v.breaks.length - 1} classes need as many colours` });
     if (v.sizes && v.sizes.length !== v.colours.length) ctx.addIssue({ code: 'custom', path: ['sizes'], message: 'one size per class' });
   });
 export type GraduatedStyle = z.infer<typeof GraduatedStyle>;

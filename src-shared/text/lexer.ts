@@ -95,7 +95,8 @@ export function createLexer(language: Language): Lexer {
   const word = sticky(language.word);
   const fold = language.foldWord ?? ((w: string) => w);
   const { messages, error } = language;
-  const unterminated = (name: string, at: number) => error(messages.unterminated?.(name, at) ?? `unterminated ${name} starting at position ${at + 1}`);
+  const unterminated = (name: string, at: number) =>
+    error(messages.unterminated?.(name, at) ?? `unterminated ${name} starting at position ${at + 1}`);
   const match = (re: RegExp, source: string, at: number): string | null => {
     re.lastIndex = at;
     return re.exec(source)?.[0] ?? null;

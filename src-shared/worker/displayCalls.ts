@@ -15,7 +15,11 @@ const Where = z.string().max(2000);
 /** The display family: what the map draws and the attribute table shows. */
 export const DISPLAY_CALLS = {
   /** Every feature reprojected to EPSG:4326, as GeoJSON text (small layers). */
-  'display.geojson': workerCall({ params: z.object({ source: Source }), result: z.string(), doing: (p) => `loading the features of ${p.source}` }),
+  'display.geojson': workerCall({
+    params: z.object({ source: Source }),
+    result: z.string(),
+    doing: (p) => `loading the features of ${p.source}`,
+  }),
   /** One 256×256 Web Mercator tile of a raster, styled: PNG bytes, or null outside the raster. */
   'display.raster_tile': workerCall({
     params: z.object({ source: Source, ...Tile, style: RasterStyle }),

@@ -27,7 +27,10 @@ export const INSPECT_CALLS = {
       source: Source,
       where: z.string().min(1).max(4000).nullable().default(null),
       bbox: BBox.nullable().default(null),
-      geometry: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).nullable().default(null),
+      geometry: z
+        .union([z.string().min(1), z.record(z.string(), z.unknown())])
+        .nullable()
+        .default(null),
       filter_crs: z.string().min(1).default('EPSG:4326'),
       fields: z.array(z.string()).nullable().default(null),
       limit: z.number().int().min(1).max(5000).default(50),
@@ -47,7 +50,10 @@ export const INSPECT_CALLS = {
   'inspect.sample_raster': workerCall({
     params: z.object({
       source: Source,
-      points: z.array(z.tuple([z.number(), z.number()])).min(1).max(10_000),
+      points: z
+        .array(z.tuple([z.number(), z.number()]))
+        .min(1)
+        .max(10_000),
       crs: z.string().min(1).default('EPSG:4326'),
       bands: z.array(z.number().int()).min(1).nullable().default(null),
     }),
@@ -77,7 +83,11 @@ export const INSPECT_CALLS = {
     result: Facts,
   }),
   /** A file (its layers) or a folder (the GIS files in it), before anything is loaded. */
-  'inspect.describe_path': workerCall({ params: z.object({ path: z.string().min(1) }), result: Facts, doing: (p) => `describing ${p.path}` }),
+  'inspect.describe_path': workerCall({
+    params: z.object({ path: z.string().min(1) }),
+    result: Facts,
+    doing: (p) => `describing ${p.path}`,
+  }),
   /** One checked SELECT over the project's layers (SQLite dialect). */
   'inspect.sql': workerCall({
     params: z.object({

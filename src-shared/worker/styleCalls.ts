@@ -86,7 +86,11 @@ export const LabelPointsArgs = z.object({
 /** The style family: what the style tools read from the data. */
 export const STYLE_CALLS = {
   'style.classify': workerCall({ params: ClassifyArgs, result: ClassifyResult, doing: (p) => `classifying ${p.field} of ${p.source}` }),
-  'style.unique_values': workerCall({ params: UniqueValuesArgs, result: UniqueValuesResult, doing: (p) => `reading the values of ${p.field} in ${p.source}` }),
+  'style.unique_values': workerCall({
+    params: UniqueValuesArgs,
+    result: UniqueValuesResult,
+    doing: (p) => `reading the values of ${p.field} in ${p.source}`,
+  }),
   'style.count_rules': workerCall({ params: CountRulesArgs, result: CountRulesResult }),
   'style.raster_cut': workerCall({ params: RasterCutArgs, result: RasterCutResult, doing: (p) => `reading the histogram of ${p.source}` }),
   /** GeoJSON text in EPSG:4326. */

@@ -28,10 +28,14 @@ export const layerExtent = defineTool({
   async execute(args, { handles, signal }) {
     const layer = findLayer(handles.project, args.layer);
     const target = args.crs.trim().toLowerCase() === 'native' ? null : args.crs;
-    const answer = await handles.gdal.call('inspect.extent', { source: layerSource(layer), crs: target }, {
-      signal,
-      hint: "Give the CRS as an EPSG code such as 'EPSG:4326' or 'EPSG:3857'.",
-    });
+    const answer = await handles.gdal.call(
+      'inspect.extent',
+      { source: layerSource(layer), crs: target },
+      {
+        signal,
+        hint: "Give the CRS as an EPSG code such as 'EPSG:4326' or 'EPSG:3857'.",
+      },
+    );
     return { layer: layer.name, ...answer };
   },
 });

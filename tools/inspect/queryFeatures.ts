@@ -18,7 +18,7 @@ export const queryFeatures = defineTool({
   title: 'Query features',
   description:
     'Finds features of a vector layer or rows of a table by an attribute filter (OGR SQL WHERE, e.g. ' +
-    "\"pop > 1000000 AND continent = 'Africa'\") and/or a spatial filter (a bbox, or a GeoJSON/WKT geometry; " +
+    '"pop > 1000000 AND continent = \'Africa\'") and/or a spatial filter (a bbox, or a GeoJSON/WKT geometry; ' +
     'features that truly intersect it). Returns a GeoJSON FeatureCollection in EPSG:4326 with only the fields ' +
     'asked for, plus total_count (all matches), returned, and truncated (true when the limit or the size cap cut ' +
     'the list). Field names come from inspect_layer_info; for joins or aggregates use inspect_sql.',
@@ -41,11 +41,17 @@ export const queryFeatures = defineTool({
   exec: 'worker',
   handles: ['project', 'gdal'],
   timeoutMs: 120_000,
-  summary: (a) => `Query ${a.layer}${a.where ? ` where ${a.where}` : ''}${a.bbox ? ` in [${a.bbox.join(', ')}]` : ''}${a.geometry ? ' intersecting a geometry' : ''}`,
+  summary: (a) =>
+    `Query ${a.layer}${a.where ? ` where ${a.where}` : ''}${a.bbox ? ` in [${a.bbox.join(', ')}]` : ''}${a.geometry ? ' intersecting a geometry' : ''}`,
   async prepare(args, { handles }) {
     const layer = findLayer(handles.project, args.layer);
     if (layer.kind === 'raster') {
-      throw new ToolFailure('invalid_params', `'${layer.name}' is a raster; it has no features.`, false, 'Use inspect_sample_raster or inspect_raster_stats.');
+      throw new ToolFailure(
+        'invalid_params',
+        `'${layer.name}' is a raster; it has no features.`,
+        false,
+        'Use inspect_sample_raster or inspect_raster_stats.',
+      );
     }
     if (args.bbox && args.geometry) throw new ToolFailure('invalid_params', 'Give either bbox or geometry, not both.', false);
     if (layer.kind === 'table' && (args.bbox || args.geometry)) {
@@ -67,13 +73,20 @@ export const queryFeatures = defineTool({
     const known = layer.info.fields.map((f) => f.name);
     const unknown = (args.fields ?? []).filter((f) => known.length > 0 && !known.includes(f));
     if (unknown.length) {
-      throw new ToolFailure('invalid_params', `No field ${unknown.map((f) => `'${f}'`).join(', ')} in '${layer.name}'.`, false, `Fields: ${known.join(', ')}`);
+      throw new ToolFailure(
+        'invalid_params',
+        `No field ${unknown.map((f) => `'${f}'`).join(', ')} in '${layer.name}'.`,
+        false,
+        `Fields: ${known.join(', ')}`,
+      );
     }
     return { args };
   },
   async execute(args, { handles, signal }) {
     const layer = findLayer(handles.project, args.layer);
-    const answer = await handles.gdal.call('inspect.query_features', {
+    const answer = await handles.gdal.call(
+      'inspect.query_features',
+      {
         source: layerSource(layer),
         where: args.where ?? null,
         bbox: args.bbox ?? null,
@@ -83,7 +96,9 @@ export const queryFeatures = defineTool({
         limit: args.limit,
         include_geometry: args.include_geometry,
         max_chars: MAX_CHARS,
-      }, { signal, hint: `Fields of '${layer.name}': ${layer.info.fields.map((f) => f.name).join(', ')}` });
+      },
+      { signal, hint: `Fields of '${layer.name}': ${layer.info.fields.map((f) => f.name).join(', ')}` },
+    );
     return { layer: layer.name, ...answer };
   },
 });

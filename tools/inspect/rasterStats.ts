@@ -33,14 +33,20 @@ export const rasterStats = defineTool({
     if (layer.kind !== 'raster') throw new ToolFailure('invalid_params', `'${layer.name}' is not a raster.`, false);
     const count = layer.info.bands.length;
     const bad = (args.bands ?? []).filter((b) => count > 0 && b > count);
-    if (bad.length) throw new ToolFailure('invalid_params', `'${layer.name}' has ${count} band(s); there is no band ${bad.join(', ')}.`, false);
+    if (bad.length)
+      throw new ToolFailure('invalid_params', `'${layer.name}' has ${count} band(s); there is no band ${bad.join(', ')}.`, false);
     if (args.zone_field && !args.zones) throw new ToolFailure('invalid_params', 'zone_field needs zones (a polygon layer).', false);
     if (args.zones) {
       const zones = findLayer(handles.project, args.zones);
       if (zones.kind !== 'vector') throw new ToolFailure('invalid_params', `zones: '${zones.name}' is not a polygon layer.`, false);
       const fields = zones.info.fields.map((f) => f.name);
       if (args.zone_field && fields.length && !fields.includes(args.zone_field)) {
-        throw new ToolFailure('invalid_params', `zone_field: no field '${args.zone_field}' in '${zones.name}'.`, false, `Fields: ${fields.join(', ')}`);
+        throw new ToolFailure(
+          'invalid_params',
+          `zone_field: no field '${args.zone_field}' in '${zones.name}'.`,
+          false,
+          `Fields: ${fields.join(', ')}`,
+        );
       }
     }
     return { args };
@@ -48,13 +54,17 @@ export const rasterStats = defineTool({
   async execute(args, { handles, signal, progress }) {
     const layer = findLayer(handles.project, args.layer);
     const zones = args.zones ? findLayer(handles.project, args.zones) : null;
-    const answer = await handles.gdal.call('inspect.raster_stats', {
+    const answer = await handles.gdal.call(
+      'inspect.raster_stats',
+      {
         source: layerSource(layer),
         bands: args.bands ?? null,
         zones: zones ? layerSource(zones) : null,
         zone_field: args.zone_field ?? null,
         all_touched: args.all_touched,
-      }, { signal, progress });
+      },
+      { signal, progress },
+    );
     return { layer: layer.name, ...(zones ? { zones_layer: zones.name } : {}), ...answer };
   },
 });

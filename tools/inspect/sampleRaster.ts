@@ -31,16 +31,26 @@ export const sampleRaster = defineTool({
   async prepare(args, { handles }) {
     const layer = findLayer(handles.project, args.layer);
     if (layer.kind !== 'raster') {
-      throw new ToolFailure('invalid_params', `'${layer.name}' is not a raster.`, false, 'Use inspect_query_features for vector layers and tables.');
+      throw new ToolFailure(
+        'invalid_params',
+        `'${layer.name}' is not a raster.`,
+        false,
+        'Use inspect_query_features for vector layers and tables.',
+      );
     }
     const count = layer.info.bands.length;
     const bad = (args.bands ?? []).filter((b) => count > 0 && b > count);
-    if (bad.length) throw new ToolFailure('invalid_params', `'${layer.name}' has ${count} band(s); there is no band ${bad.join(', ')}.`, false);
+    if (bad.length)
+      throw new ToolFailure('invalid_params', `'${layer.name}' has ${count} band(s); there is no band ${bad.join(', ')}.`, false);
     return { args };
   },
   async execute(args, { handles, signal }) {
     const layer = findLayer(handles.project, args.layer);
-    const answer = await handles.gdal.call('inspect.sample_raster', { source: layerSource(layer), points: args.points, crs: args.crs, bands: args.bands ?? null }, { signal, hint: "Give the points' CRS as an EPSG code, e.g. 'EPSG:4326' for [longitude, latitude]." });
+    const answer = await handles.gdal.call(
+      'inspect.sample_raster',
+      { source: layerSource(layer), points: args.points, crs: args.crs, bands: args.bands ?? null },
+      { signal, hint: "Give the points' CRS as an EPSG code, e.g. 'EPSG:4326' for [longitude, latitude]." },
+    );
     return { layer: layer.name, ...answer };
   },
 });

@@ -39,7 +39,11 @@ export const saveQuery = defineTool({
   },
   async execute(args, { handles, signal, progress }) {
     const { tables, notes } = projectTables(handles.project);
-    const answer = await handles.gdal.call('inspect.save_query', { sql: requireQuery(args.sql, handles.project), tables, output: formatSource({ path: args.output_path!, sublayer: args.name }) }, { signal, progress, hint: 'Check table and column names (the message lists them); try the query with inspect_sql first.' });
+    const answer = await handles.gdal.call(
+      'inspect.save_query',
+      { sql: requireQuery(args.sql, handles.project), tables, output: formatSource({ path: args.output_path!, sublayer: args.name }) },
+      { signal, progress, hint: 'Check table and column names (the message lists them); try the query with inspect_sql first.' },
+    );
     return {
       output: answer.output,
       layer_name: args.name,

@@ -22,7 +22,14 @@ const layer = (name: string, kind: LayerKind, source: string, fields: string[]) 
     kind,
     source,
     fields,
-    info: { driver: 'GPKG', crs: { epsg: 4326, name: 'WGS 84', geographic: true }, extent: WORLD, extent4326: WORLD, geometryType: 'MultiPolygon', featureCount: 100 },
+    info: {
+      driver: 'GPKG',
+      crs: { epsg: 4326, name: 'WGS 84', geographic: true },
+      extent: WORLD,
+      extent4326: WORLD,
+      geometryType: 'MultiPolygon',
+      featureCount: 100,
+    },
   });
 
 const LAYERS = [layer('nc', 'vector', '/data/nc.gpkg', ['NAME', 'AREA']), layer('world bank', 'table', '/data/wb.csv', ['iso_a2', 'HDI'])];
@@ -33,9 +40,18 @@ function harness() {
   const gdal = {
     async call(fn: string, args: Record<string, unknown>) {
       calls.push({ fn, args });
-      if (fn === 'inspect.sql') return { columns: ['n'], rows: [{ n: 1 }], returned: 1, total_rows: 1, truncated: false, truncated_by: null, geometry: 'none' };
+      if (fn === 'inspect.sql')
+        return { columns: ['n'], rows: [{ n: 1 }], returned: 1, total_rows: 1, truncated: false, truncated_by: null, geometry: 'none' };
       if (fn === 'inspect.save_query') return { output: String(args.output), featureCount: 1, notes: [] };
-      return { type: 'FeatureCollection', features: [], total_count: 0, returned: 0, truncated: false, truncated_by: null, crs: 'EPSG:4326' };
+      return {
+        type: 'FeatureCollection',
+        features: [],
+        total_count: 0,
+        returned: 0,
+        truncated: false,
+        truncated_by: null,
+        crs: 'EPSG:4326',
+      };
     },
   } as unknown as GdalHandle;
   const ctx = { handles: { project, gdal }, caller: 'model' as const, signal: new AbortController().signal, progress: () => {} };
@@ -47,9 +63,9 @@ describe('the SQL tools refuse in prepare what would read files or reach the net
     const { ctx, calls } = harness();
     const cases: [string, RegExp][] = [
       ["SELECT ogr_geocode('Paris')", /ogr_geocode\(\) is not allowed: GDAL's ogr_\* functions/],
-      ["SELECT \"OGR_DATASOURCE_LOAD_LAYERS\" /* x */ ('/vsicurl/http://h/x.gpkg')", /OGR_DATASOURCE_LOAD_LAYERS\(\) is not allowed/],
+      ['SELECT "OGR_DATASOURCE_LOAD_LAYERS" /* x */ (\'/vsicurl/http://h/x.gpkg\')', /OGR_DATASOURCE_LOAD_LAYERS\(\) is not allowed/],
       ['SELECT * FROM "/vsicurl/http://h/x.geojson"."x"', /names another database or datasource.*Tables: "nc", "world bank"/],
-      ["SELECT * FROM nc /* FROM \"/home/me/app.sqlite\".\"settings\" */", /comment/],
+      ['SELECT * FROM nc /* FROM "/home/me/app.sqlite"."settings" */', /comment/],
       ['SELECT * FROM secrets', /No table secrets/],
       ["ATTACH '/home/me/app.sqlite' AS app", /Only a SELECT/],
     ];
@@ -78,19 +94,28 @@ describe('the SQL tools refuse in prepare what would read files or reach the net
 
   test('inspect_save_query: refused before the approval dialog; a valid query is previewed as it will run', async () => {
     const { ctx, calls } = harness();
-    const err = await expectRefusal(saveQuery.prepare!(saveQuery.input.parse({ sql: "SELECT ExportSHP('nc', 'geom', '/tmp/x', 'UTF-8') FROM nc", name: 'x' }), ctx));
+    const err = await expectRefusal(
+      saveQuery.prepare!(saveQuery.input.parse({ sql: "SELECT ExportSHP('nc', 'geom', '/tmp/x', 'UTF-8') FROM nc", name: 'x' }), ctx),
+    );
     assert.equal(err.code, 'invalid_params');
     assert.match(err.message, /ExportSHP\(\) is not allowed: it imports or exports files/);
-    const prepared = await saveQuery.prepare!(saveQuery.input.parse({ sql: 'SELECT NAME, ST_Buffer(geom, 0.1) AS geom FROM nc /* buffered */', name: 'buffered' }), ctx);
-    assert.deepEqual(prepared.preview, { sql: 'SELECT NAME, ST_Buffer(geom, 0.1) AS geom FROM nc', output: '/outputs/buffered.gpkg', layer: 'buffered' });
+    const prepared = await saveQuery.prepare!(
+      saveQuery.input.parse({ sql: 'SELECT NAME, ST_Buffer(geom, 0.1) AS geom FROM nc /* buffered */', name: 'buffered' }),
+      ctx,
+    );
+    assert.deepEqual(prepared.preview, {
+      sql: 'SELECT NAME, ST_Buffer(geom, 0.1) AS geom FROM nc',
+      output: '/outputs/buffered.gpkg',
+      layer: 'buffered',
+    });
     assert.equal(calls.length, 0);
   });
 
   test('inspect_query_features: a where calling a function outside the allow-list is invalid_params naming it', async () => {
     const { ctx, calls } = harness();
     const cases: [string, RegExp][] = [
-      ["ogr_geocode(NAME) IS NULL", /Invalid where: function ogr_geocode\(\) is not allowed/],
-      ["\"ogr_datasource_load_layers\"('/vsicurl/http://h/x.gpkg') IS NULL", /function ogr_datasource_load_layers\(\) is not allowed/],
+      ['ogr_geocode(NAME) IS NULL', /Invalid where: function ogr_geocode\(\) is not allowed/],
+      ['"ogr_datasource_load_layers"(\'/vsicurl/http://h/x.gpkg\') IS NULL', /function ogr_datasource_load_layers\(\) is not allowed/],
       ["gdal_get_layer_pixel_value('x', 1, 'pixel', 0, 0) > 0", /gdal_get_layer_pixel_value\(\) is not allowed/],
       ['NAME IN (SELECT name FROM sqlite_master)', /'SELECT' is not allowed/],
       ['AREA > 1 -- c', /comments are not allowed/],

@@ -34,15 +34,17 @@ export const sqlQuery = defineTool({
   icon: 'search',
   title: 'SQL query',
   description:
-    'Runs one read-only SELECT over the project\'s vector layers and tables, each available as a table named ' +
+    "Runs one read-only SELECT over the project's vector layers and tables, each available as a table named " +
     'after its layer (quote names with spaces: "my layer"). SQLite dialect with SpatiaLite functions ' +
     '(ST_Area, ST_Intersects, ST_Buffer, ST_Transform…); queries may join several layers and tables, aggregate ' +
-    'and sort. Sources are opened read-only; anything but a single SELECT over the project\'s layers is refused, and so ' +
+    "and sort. Sources are opened read-only; anything but a single SELECT over the project's layers is refused, and so " +
     'are functions that read files or reach the network (ogr_*, import/export, load_extension…). Returns columns, rows ' +
     '(at most limit, capped in size), returned, total_rows and truncated. To keep the result as a new layer use ' +
     'inspect_save_query with the same SQL.',
   input: z.object({
-    sql: sqlParam(z.string().min(1).max(20_000).describe('One SELECT statement (SQLite dialect); layers are tables named as in inspect_list_layers')),
+    sql: sqlParam(
+      z.string().min(1).max(20_000).describe('One SELECT statement (SQLite dialect); layers are tables named as in inspect_list_layers'),
+    ),
     limit: z.number().int().min(1).max(1000).default(100).describe('Most rows to return (default 100, at most 1000)'),
     include_geometry: z.boolean().default(false).describe('true adds each row’s geometry as GeoJSON (in the source CRS)'),
   }),
@@ -56,8 +58,19 @@ export const sqlQuery = defineTool({
   },
   async execute(args, { handles, signal }) {
     const { tables, notes } = projectTables(handles.project);
-    if (tables.length === 0) throw new ToolFailure('invalid_params', 'The project has no vector layer or table to query.', false, 'Load one with layers_load.');
-    const answer = await handles.gdal.call('inspect.sql', { sql: requireQuery(args.sql, handles.project), tables, limit: args.limit, include_geometry: args.include_geometry, max_chars: MAX_CHARS }, { signal, hint: 'Check table and column names (the message lists them); quote names with spaces in double quotes.' });
+    if (tables.length === 0)
+      throw new ToolFailure('invalid_params', 'The project has no vector layer or table to query.', false, 'Load one with layers_load.');
+    const answer = await handles.gdal.call(
+      'inspect.sql',
+      {
+        sql: requireQuery(args.sql, handles.project),
+        tables,
+        limit: args.limit,
+        include_geometry: args.include_geometry,
+        max_chars: MAX_CHARS,
+      },
+      { signal, hint: 'Check table and column names (the message lists them); quote names with spaces in double quotes.' },
+    );
     return { ...answer, ...(notes.length ? { notes } : {}) };
   },
 });

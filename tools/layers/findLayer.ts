@@ -12,7 +12,9 @@ export function findLayer(project: ProjectHandle, idOrName: string): Layer {
     'invalid_params',
     `No layer '${idOrName}' in the project.`,
     false,
-    names.length ? `Layers: ${names.join(', ')}. Call inspect_list_layers for ids.` : 'The project has no layers yet; load one with layers_load.',
+    names.length
+      ? `Layers: ${names.join(', ')}. Call inspect_list_layers for ids.`
+      : 'The project has no layers yet; load one with layers_load.',
   );
 }
 

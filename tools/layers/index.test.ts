@@ -5,7 +5,10 @@ import { layerTools } from './index.js';
 describe('layers family: the notice face of layers.load', () => {
   const notice = layerTools.find((t) => t.id === 'layers.load')!.notice!;
   it('names the loaded layer with its kind, feature count and CRS', () => {
-    assert.equal(notice({ layer: { name: 'nc', kind: 'vector', feature_count: 1234, crs: 'EPSG:4267' } }), 'Loaded layer nc (vector, 1,234 features, EPSG:4267)');
+    assert.equal(
+      notice({ layer: { name: 'nc', kind: 'vector', feature_count: 1234, crs: 'EPSG:4267' } }),
+      'Loaded layer nc (vector, 1,234 features, EPSG:4267)',
+    );
     assert.equal(notice({ layer: { name: 'dem', kind: 'raster', feature_count: null, crs: null } }), 'Loaded layer dem (raster)');
     assert.equal(notice({ layer: { name: 't', kind: 'table', feature_count: 5, crs: null } }), 'Loaded layer t (table)');
   });
@@ -14,6 +17,9 @@ describe('layers family: the notice face of layers.load', () => {
     assert.equal(notice(null), null);
   });
   it('no other tool of the family announces itself', () => {
-    assert.deepEqual(layerTools.filter((t) => t.notice).map((t) => t.id), ['layers.load']);
+    assert.deepEqual(
+      layerTools.filter((t) => t.notice).map((t) => t.id),
+      ['layers.load'],
+    );
   });
 });

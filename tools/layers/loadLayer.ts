@@ -28,7 +28,9 @@ async function prepareDisplay(ctx: LoadContext, source: string, info: LayerInfo)
     // A large raster without overviews gets them in the cache now (the worker decides; small
     // ones cost one look), so its first zoomed-out tiles do not resample every pixel.
     const r = await ctx.handles.gdal.call('display.prepare_raster', { source }, { signal: ctx.signal, progress: ctx.progress });
-    return r.overviews ? `Overviews (${r.overviews} levels) were built in the app's cache for fast zoomed-out display; the file itself is unchanged.` : null;
+    return r.overviews
+      ? `Overviews (${r.overviews} levels) were built in the app's cache for fast zoomed-out display; the file itself is unchanged.`
+      : null;
   }
   if (!isTiledLayer({ kind: info.kind, info })) return null;
   await ctx.handles.gdal.call('display.prepare_vector', { source }, { signal: ctx.signal, progress: ctx.progress });
@@ -79,8 +81,15 @@ export const loadLayer = defineTool({
     'how the map simplifies them) and other_sublayers; use its ' +
     'id with layers_zoom_to, layers_set_opacity or inspect_layer_info.',
   input: z.object({
-    path: sourceParam("Absolute path of the file, optionally with '|layername=NAME' for one layer of a multi-layer file; an http(s) URL or /vsicurl/ path reaches the network and is asked for every time"),
-    name: z.string().min(1).max(120).optional().describe('Name shown in the layer list; defaults to the file or sublayer name (made unique)'),
+    path: sourceParam(
+      "Absolute path of the file, optionally with '|layername=NAME' for one layer of a multi-layer file; an http(s) URL or /vsicurl/ path reaches the network and is asked for every time",
+    ),
+    name: z
+      .string()
+      .min(1)
+      .max(120)
+      .optional()
+      .describe('Name shown in the layer list; defaults to the file or sublayer name (made unique)'),
     all_sublayers: z.boolean().default(false).describe('Load every non-empty layer of a multi-layer file, each under its own name'),
   }),
   safety: 'write',
@@ -117,11 +126,16 @@ export const loadLayer = defineTool({
     }
 
     const chosen = candidates[0]!;
-    const info = chosen.name === first.sublayers[0] && first.kind !== 'raster' ? first : await handles.gdal.call('layers.describe', { source: formatSource({ path: ref.path, sublayer: chosen.name }) });
+    const info =
+      chosen.name === first.sublayers[0] && first.kind !== 'raster'
+        ? first
+        : await handles.gdal.call('layers.describe', { source: formatSource({ path: ref.path, sublayer: chosen.name }) });
     const layer = await add(ctx, ref.path, chosen.name, info, args.name ?? chosen.name);
     return {
       layer,
-      other_sublayers: sublayers.filter((s) => s.name !== chosen.name).map((s) => ({ name: s.name, kind: s.kind, feature_count: s.feature_count })),
+      other_sublayers: sublayers
+        .filter((s) => s.name !== chosen.name)
+        .map((s) => ({ name: s.name, kind: s.kind, feature_count: s.feature_count })),
       note:
         `${ref.path} has ${sublayers.length} layers; loaded '${chosen.name}', the first with features. ` +
         `Load another with layers_load {"path": "${ref.path}|layername=NAME"}, or all of them with all_sublayers: true.`,

@@ -23,7 +23,13 @@ export const renameLayer = defineTool({
   async prepare(args, { handles }) {
     const layer = findLayer(handles.project, args.layer);
     const clash = handles.project.listLayers().find((l) => l.name === args.name && l.id !== layer.id);
-    if (clash) throw new ToolFailure('invalid_params', `Another layer is already named '${args.name}'.`, false, 'Choose a name not in inspect_list_layers.');
+    if (clash)
+      throw new ToolFailure(
+        'invalid_params',
+        `Another layer is already named '${args.name}'.`,
+        false,
+        'Choose a name not in inspect_list_layers.',
+      );
     return { args, preview: { layer: layer.name, new_name: args.name } };
   },
   async execute(args, { handles }) {

@@ -20,7 +20,8 @@ export const zoomToLayer = defineTool({
   summary: (a) => `Zoom to ${a.layer}`,
   async execute(args, { handles }) {
     const layer = findLayer(handles.project, args.layer);
-    if (layer.kind === 'table') throw new ToolFailure('invalid_params', `'${layer.name}' is a table without geometry; it is not on the map.`, false);
+    if (layer.kind === 'table')
+      throw new ToolFailure('invalid_params', `'${layer.name}' is a table without geometry; it is not on the map.`, false);
     const bbox = layer.info.extent4326;
     if (!bbox) throw new ToolFailure('handler_error', `Layer '${layer.name}' has no known extent in degrees (no CRS?).`, false);
     handles.map.fitBounds(bbox);

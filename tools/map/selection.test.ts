@@ -16,7 +16,10 @@ const nc = fakeLayer({ id: 'L1', name: 'nc', kind: 'vector', source: '/data/nc.g
 async function run(answer: MapSelection) {
   const handles = { project: fakeProject([nc]), map: { selection: async () => answer } as unknown as Handles['map'] } as unknown as Handles;
   const signal = new AbortController().signal;
-  return (await tool.execute(tool.input.parse({}), { handles, caller: 'model', signal, progress: () => undefined })) as Record<string, unknown>;
+  return (await tool.execute(tool.input.parse({}), { handles, caller: 'model', signal, progress: () => undefined })) as Record<
+    string,
+    unknown
+  >;
 }
 
 describe('map.selection', () => {

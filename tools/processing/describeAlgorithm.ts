@@ -12,7 +12,9 @@ export const describeAlgorithm = defineTool({
     'Describes one processing algorithm. Returns its description, its parameters as JSON Schema (which ones ' +
     'name layers and of which kind, which are distances in the layer CRS units) and its output kind — what ' +
     'processing_run needs in `params`.',
-  input: z.object({ algorithm: z.enum(ALGORITHMS.map((a) => a.id) as [string, ...string[]]).describe('Algorithm id from processing_list') }),
+  input: z.object({
+    algorithm: z.enum(ALGORITHMS.map((a) => a.id) as [string, ...string[]]).describe('Algorithm id from processing_list'),
+  }),
   safety: 'read',
   exec: 'main',
   handles: [],

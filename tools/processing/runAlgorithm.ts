@@ -46,7 +46,12 @@ export const runAlgorithm = defineTool({
     const parsed = spec.params.safeParse(args.params);
     if (!parsed.success) {
       const problems = parsed.error.issues.map((i) => `params.${i.path.join('.')}: ${i.message}`).join('; ');
-      throw new ToolFailure('invalid_params', `Invalid parameters for ${spec.id}: ${problems}`, true, `See processing_describe {"algorithm":"${spec.id}"}.`);
+      throw new ToolFailure(
+        'invalid_params',
+        `Invalid parameters for ${spec.id}: ${problems}`,
+        true,
+        `See processing_describe {"algorithm":"${spec.id}"}.`,
+      );
     }
     const params = parsed.data as Record<string, unknown>;
     const layers = resolveLayers(spec, params, handles.project);
@@ -91,7 +96,11 @@ function resolveLayers(spec: AlgorithmSpec, params: Record<string, unknown>, pro
       const want = spec.layerKinds?.[key] ?? (spec.output === 'vector' ? 'vector' : undefined);
       const allowed: readonly string[] = want === undefined ? [] : typeof want === 'string' ? [want] : want;
       if (allowed.length && !allowed.includes(layer.kind)) {
-        throw new ToolFailure('invalid_params', `params.${key}: ${spec.id} needs a ${allowed.join(' or ')} layer; '${layer.name}' is a ${layer.kind}.`, false);
+        throw new ToolFailure(
+          'invalid_params',
+          `params.${key}: ${spec.id} needs a ${allowed.join(' or ')} layer; '${layer.name}' is a ${layer.kind}.`,
+          false,
+        );
       }
       return layer;
     }),
@@ -127,7 +136,10 @@ function checkDistanceUnits(spec: AlgorithmSpec, params: Record<string, unknown>
     );
   }
   // One UTM zone is accurate within a few degrees of its central meridian; say so for wide layers.
-  const wide = width > 12 ? ` Note: '${layer.name}' spans ${Math.round(width)}° of longitude; distances far from the zone's central meridian will be less accurate.` : '';
+  const wide =
+    width > 12
+      ? ` Note: '${layer.name}' spans ${Math.round(width)}° of longitude; distances far from the zone's central meridian will be less accurate.`
+      : '';
   throw new ToolFailure(
     'invalid_params',
     what,

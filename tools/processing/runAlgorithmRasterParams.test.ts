@@ -12,7 +12,13 @@ import { runAlgorithmHarness } from './runAlgorithmTestKit.js';
 
 const LUX: [number, number, number, number] = [5.7, 49.4, 6.5, 50.2];
 const layer = (id: string, kind: 'vector' | 'raster', source: string, sublayer: string | null = null) =>
-  fakeLayer({ name: id, kind, source, sublayer, info: { extent: LUX, extent4326: LUX, geometryType: kind === 'vector' ? 'Polygon' : null, featureCount: kind === 'vector' ? 12 : null } });
+  fakeLayer({
+    name: id,
+    kind,
+    source,
+    sublayer,
+    info: { extent: LUX, extent4326: LUX, geometryType: kind === 'vector' ? 'Polygon' : null, featureCount: kind === 'vector' ? 12 : null },
+  });
 
 const LAYERS = [
   layer('dem_west', 'raster', '/data/west.tif'),

@@ -11,7 +11,10 @@ export type AlgorithmRequest = CallParams<'processing.run'>;
  * worker that keeps each `processing.run` request and answers it with `answer`. `run` parses,
  * prepares and executes as the tool host does, and gives what reached the worker last.
  */
-export function runAlgorithmHarness(layers: readonly Layer[], answer: (req: AlgorithmRequest) => Omit<CallResult<'processing.run'>, 'info'>) {
+export function runAlgorithmHarness(
+  layers: readonly Layer[],
+  answer: (req: AlgorithmRequest) => Omit<CallResult<'processing.run'>, 'info'>,
+) {
   const requests: AlgorithmRequest[] = [];
   const project = fakeProject(layers);
   const gdal = {

@@ -12,12 +12,14 @@ import { expectRefusal } from '../expectRefusal.js';
 import { fakeLayer } from '../toolTestFakes.js';
 import { runAlgorithmHarness } from './runAlgorithmTestKit.js';
 
-const layer = (id: string, kind: LayerKind, source: string, sublayer: string | null = null) => fakeLayer({ name: id, kind, source, sublayer, info: { featureCount: 177 } });
+const layer = (id: string, kind: LayerKind, source: string, sublayer: string | null = null) =>
+  fakeLayer({ name: id, kind, source, sublayer, info: { featureCount: 177 } });
 
 const LAYERS = [layer('world', 'vector', '/data/world.gpkg', 'world'), layer('wb', 'table', '/data/worldbank_df.csv')];
 const REPORT = { matched_features: 174, input_keys_without_match: ['XK'] };
 
-const harness = () => runAlgorithmHarness(LAYERS, (req) => ({ output: req.output, featureCount: 177, notes: ['Joined 174 of 177 features'], report: REPORT }));
+const harness = () =>
+  runAlgorithmHarness(LAYERS, (req) => ({ output: req.output, featureCount: 177, notes: ['Joined 174 of 177 features'], report: REPORT }));
 
 describe('processing_run with vector algorithms', () => {
   test('join_by_field takes a table layer, resolves both sources and hands the report to the model', async () => {
@@ -41,7 +43,9 @@ describe('processing_run with vector algorithms', () => {
   });
 
   test('an expression with a statement in it is refused before the dialog', async () => {
-    const err = await expectRefusal(harness().run({ algorithm: 'field_calculator', params: { input: 'world', field_name: 'x', expression: "1; ATTACH 'evil.db' AS e" } }));
+    const err = await expectRefusal(
+      harness().run({ algorithm: 'field_calculator', params: { input: 'world', field_name: 'x', expression: "1; ATTACH 'evil.db' AS e" } }),
+    );
     assert.equal(err.code, 'invalid_params');
     assert.match(err.message, /params\.expression: ';' is not allowed/);
   });

@@ -10,6 +10,6 @@ export function utmEpsgFor(bbox: BBox): number {
   const lat = (bbox[1] + bbox[3]) / 2;
   if (lat > 84) return 3413; // NSIDC Sea Ice Polar Stereographic North
   if (lat < -80) return 3031; // Antarctic Polar Stereographic
-  const zone = Math.min(60, Math.max(1, Math.floor((((lon + 180) % 360) + 360) % 360 / 6) + 1));
+  const zone = Math.min(60, Math.max(1, Math.floor(((((lon + 180) % 360) + 360) % 360) / 6) + 1));
   return (lat >= 0 ? 32600 : 32700) + zone;
 }

@@ -61,7 +61,12 @@ export function createLoadSkillTool(library: SkillLibrary) {
         const text = library.readReference(skill.name, args.reference);
         if (text === null) {
           const refs = skill.references.join(', ') || '(none)';
-          throw new ToolFailure('invalid_params', `Skill '${skill.name}' has no reference '${args.reference}'.`, false, `Its references: ${refs}.`);
+          throw new ToolFailure(
+            'invalid_params',
+            `Skill '${skill.name}' has no reference '${args.reference}'.`,
+            false,
+            `Its references: ${refs}.`,
+          );
         }
         return { skill: skill.name, reference: args.reference, text };
       }

@@ -10,10 +10,21 @@ import { applySymbolParams, ColourParam, currentSymbol, fmt, requireField, saveS
 
 const Breaks = z.tuple([z.number(), z.number(), z.number(), z.number()]);
 
-async function terciles(gdal: GdalHandle, layer: Layer, field: string, param: string, signal: AbortSignal): Promise<[number, number, number, number]> {
+async function terciles(
+  gdal: GdalHandle,
+  layer: Layer,
+  field: string,
+  param: string,
+  signal: AbortSignal,
+): Promise<[number, number, number, number]> {
   const r = await gdal.call('style.classify', { source: layerSource(layer), field, method: 'quantile', classes: 3 }, { signal });
   if (r.breaks.length !== 4) {
-    throw new ToolFailure('invalid_params', `${param}: '${field}' has too few distinct values for three classes.`, false, 'Choose a field with more varied values.');
+    throw new ToolFailure(
+      'invalid_params',
+      `${param}: '${field}' has too few distinct values for three classes.`,
+      false,
+      'Choose a field with more varied values.',
+    );
   }
   return r.breaks as [number, number, number, number];
 }
@@ -68,6 +79,11 @@ export const bivariate = defineTool({
       },
       args,
     );
-    return { ...saveStyle(handles.project, layer, style), field_x: { name: args.field_x, breaks: style.breaksX }, field_y: { name: args.field_y, breaks: style.breaksY }, palette: style.palette };
+    return {
+      ...saveStyle(handles.project, layer, style),
+      field_x: { name: args.field_x, breaks: style.breaksX },
+      field_y: { name: args.field_y, breaks: style.breaksY },
+      palette: style.palette,
+    };
   },
 });

@@ -42,9 +42,18 @@ export const categorize = defineTool({
     let other = 0;
     let distinct: number | null = null;
     if (!categories) {
-      const found = await handles.gdal.call('style.unique_values', { source: layerSource(layer), field: args.field, limit: args.max_categories }, { signal });
+      const found = await handles.gdal.call(
+        'style.unique_values',
+        { source: layerSource(layer), field: args.field, limit: args.max_categories },
+        { signal },
+      );
       const colours = categoryColours(found.values.length);
-      categories = found.values.map((v, i) => ({ value: v.value, colour: colours[i]!, label: v.value === null ? '(no value)' : String(v.value), count: v.count }));
+      categories = found.values.map((v, i) => ({
+        value: v.value,
+        colour: colours[i]!,
+        label: v.value === null ? '(no value)' : String(v.value),
+        count: v.count,
+      }));
       other = found.otherFeatures;
       distinct = found.distinct;
     }
@@ -55,7 +64,11 @@ export const categorize = defineTool({
         field: args.field,
         categories: categories.length,
         ...(distinct !== null ? { distinct_values: distinct, features_in_other: other } : {}),
-        values: categories.slice(0, 8).map((c) => `${String(c.value)}${c.count !== undefined ? ` (${c.count})` : ''}`).join(', ') + (categories.length > 8 ? ', …' : ''),
+        values:
+          categories
+            .slice(0, 8)
+            .map((c) => `${String(c.value)}${c.count !== undefined ? ` (${c.count})` : ''}`)
+            .join(', ') + (categories.length > 8 ? ', …' : ''),
       },
     };
   },
@@ -66,7 +79,11 @@ export const categorize = defineTool({
       {
         type: 'categorized' as const,
         field: args.field,
-        categories: categories.map((c) => ({ value: c.value, colour: c.colour, label: c.label ?? (c.value === null ? '(no value)' : String(c.value)) })),
+        categories: categories.map((c) => ({
+          value: c.value,
+          colour: c.colour,
+          label: c.label ?? (c.value === null ? '(no value)' : String(c.value)),
+        })),
         otherColour: args.other_colour,
         ...currentSymbol(layer),
       },

@@ -5,7 +5,18 @@ import type { GraduatedStyle } from '../../src-shared/style/styleModel.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { layerSource } from '../../src-shared/domain/source.js';
-import { applySymbolParams, classTable, ColourParam, currentSymbol, fmt, requireField, saveStyle, SymbolParams, vectorLayer, type Preview } from './styleLayer.js';
+import {
+  applySymbolParams,
+  classTable,
+  ColourParam,
+  currentSymbol,
+  fmt,
+  requireField,
+  saveStyle,
+  SymbolParams,
+  vectorLayer,
+  type Preview,
+} from './styleLayer.js';
 
 export const graduate = defineTool({
   id: 'style.graduate',
@@ -22,11 +33,19 @@ export const graduate = defineTool({
   input: z.object({
     layer: z.string().min(1).describe('Layer id or exact name (a vector layer)'),
     field: z.string().min(1).describe('Numeric field to classify'),
-    method: z.union([ClassMethod, z.literal('manual')]).default('quantile').describe('equal_interval, quantile, jenks (natural breaks) or manual'),
+    method: z
+      .union([ClassMethod, z.literal('manual')])
+      .default('quantile')
+      .describe('equal_interval, quantile, jenks (natural breaks) or manual'),
     classes: z.number().int().min(2).max(12).default(5).describe('Number of classes'),
     ramp: RampName.default('ylorrd').describe('Colour ramp, low to high values'),
     invert: z.boolean().default(false).describe('Reverse the ramp'),
-    breaks: z.array(z.number()).min(2).max(13).optional().describe('Class edges, ascending, classes + 1 numbers; required for manual, otherwise computed from the data'),
+    breaks: z
+      .array(z.number())
+      .min(2)
+      .max(13)
+      .optional()
+      .describe('Class edges, ascending, classes + 1 numbers; required for manual, otherwise computed from the data'),
     null_colour: ColourParam.nullable().default(null).describe('Colour of features without a value; null hides them'),
     proportional_sizes: z.boolean().default(false).describe('Points/lines: also grow the size from class to class'),
     ...SymbolParams,
@@ -41,22 +60,40 @@ export const graduate = defineTool({
     if (args.method === 'manual') {
       const b = args.breaks;
       if (!b || b.some((v, i) => i > 0 && !(v > b[i - 1]!))) {
-        throw new ToolFailure('invalid_params', 'breaks: method manual needs ascending class edges (classes + 1 numbers).', true, 'e.g. "breaks": [0, 1000, 5000, 20000]; or use method quantile, equal_interval or jenks.');
+        throw new ToolFailure(
+          'invalid_params',
+          'breaks: method manual needs ascending class edges (classes + 1 numbers).',
+          true,
+          'e.g. "breaks": [0, 1000, 5000, 20000]; or use method quantile, equal_interval or jenks.',
+        );
       }
       const preview: Preview = { layer: layer.name, field: args.field, method: 'manual', breaks: b.map(fmt).join(', ') };
       return { args: { ...args, classes: b.length - 1 }, preview };
     }
-    const result = await handles.gdal.call('style.classify', { source: layerSource(layer), field: args.field, method: args.method, classes: args.classes }, { signal });
+    const result = await handles.gdal.call(
+      'style.classify',
+      { source: layerSource(layer), field: args.field, method: args.method, classes: args.classes },
+      { signal },
+    );
     if (result.valid === 0) {
-      throw new ToolFailure('invalid_params', `field: '${args.field}' of '${layer.name}' has no numeric values (${result.nulls} features without one).`, false, 'Choose another field (inspect_layer_info lists them).');
+      throw new ToolFailure(
+        'invalid_params',
+        `field: '${args.field}' of '${layer.name}' has no numeric values (${result.nulls} features without one).`,
+        false,
+        'Choose another field (inspect_layer_info lists them).',
+      );
     }
     const colours = sampleRamp(args.ramp, result.breaks.length - 1, args.invert);
     const preview: Preview = {
       layer: layer.name,
       field: args.field,
       method: args.method,
-      classes: classTable(result.breaks, colours, result.counts).map((c) => `${c.range} (${c.count})`).join('; '),
-      ...(result.breaks.length - 1 < args.classes ? { note: `only ${result.breaks.length - 1} classes: the field has few distinct values` } : {}),
+      classes: classTable(result.breaks, colours, result.counts)
+        .map((c) => `${c.range} (${c.count})`)
+        .join('; '),
+      ...(result.breaks.length - 1 < args.classes
+        ? { note: `only ${result.breaks.length - 1} classes: the field has few distinct values` }
+        : {}),
       features_without_value: result.nulls,
     };
     return { args: { ...args, breaks: result.breaks, classes: result.breaks.length - 1 }, preview };
@@ -67,12 +104,14 @@ export const graduate = defineTool({
     const k = breaks.length - 1;
     const colours = sampleRamp(args.ramp, k, args.invert);
     const base = currentSymbol(layer);
-    const sizes = args.proportional_sizes ? Array.from({ length: k }, (_, i) => Math.round((2 + (i * 10) / Math.max(1, k - 1)) * 10) / 10) : undefined;
+    const sizes = args.proportional_sizes
+      ? Array.from({ length: k }, (_, i) => Math.round((2 + (i * 10) / Math.max(1, k - 1)) * 10) / 10)
+      : undefined;
     const style: GraduatedStyle = applySymbolParams(
       {
         type: 'graduated' as const,
-      field: args.field,
-      method: args.method,
+        field: args.field,
+        method: args.method,
         breaks,
         colours,
         ramp: args.ramp,

@@ -34,19 +34,34 @@ export const heatmap = defineTool({
     const layer = vectorLayer(handles.project, args.layer);
     const kind = geometryOf(layer);
     if (kind !== 'point') {
-      throw new ToolFailure('invalid_params', `'${layer.name}' holds ${layer.info.geometryType ?? 'mixed'} geometries; a heatmap needs points.`, false, 'Make points first (processing_run with centroids), or use style_graduate for polygons.');
+      throw new ToolFailure(
+        'invalid_params',
+        `'${layer.name}' holds ${layer.info.geometryType ?? 'mixed'} geometries; a heatmap needs points.`,
+        false,
+        'Make points first (processing_run with centroids), or use style_graduate for polygons.',
+      );
     }
     let weightMax = args.weight_max ?? null;
     if (args.weight_field) {
       requireField(layer, args.weight_field, { numeric: true, param: 'weight_field' });
       if (weightMax === null) {
-        const stats = await handles.gdal.call('style.classify', { source: layerSource(layer), field: args.weight_field, method: 'equal_interval', classes: 1 }, { signal });
+        const stats = await handles.gdal.call(
+          'style.classify',
+          { source: layerSource(layer), field: args.weight_field, method: 'equal_interval', classes: 1 },
+          { signal },
+        );
         weightMax = stats.max !== null && stats.max > 0 ? stats.max : null;
       }
     }
     return {
       args: { ...args, weight_max: weightMax },
-      preview: { layer: layer.name, points: layer.info.featureCount, radius_px: args.radius, weight: args.weight_field ?? 'none', weight_max: weightMax },
+      preview: {
+        layer: layer.name,
+        points: layer.info.featureCount,
+        radius_px: args.radius,
+        weight: args.weight_field ?? 'none',
+        weight_max: weightMax,
+      },
     };
   },
   async execute(args, { handles }) {
@@ -61,6 +76,12 @@ export const heatmap = defineTool({
       invert: args.invert,
       opacity: args.opacity,
     };
-    return { ...saveStyle(handles.project, layer, style), radius: style.radius, intensity: style.intensity, weight_field: style.weightField, weight_max: style.weightMax };
+    return {
+      ...saveStyle(handles.project, layer, style),
+      radius: style.radius,
+      intensity: style.intensity,
+      weight_field: style.weightField,
+      weight_max: style.weightMax,
+    };
   },
 });

@@ -35,19 +35,34 @@ export const labels = defineTool({
   async prepare(args, { handles }) {
     const layer = vectorLayer(handles.project, args.layer);
     if (!isLabelledStyle(layer.style)) {
-      throw new ToolFailure('invalid_params', `'${layer.name}' is drawn as a ${layer.style.type}, which takes no labels.`, false, 'Give it a point style first (style_set_simple), then label it.');
+      throw new ToolFailure(
+        'invalid_params',
+        `'${layer.name}' is drawn as a ${layer.style.type}, which takes no labels.`,
+        false,
+        'Give it a point style first (style_set_simple), then label it.',
+      );
     }
     if (args.remove) {
       const removed: Preview = { layer: layer.name, labels: 'removed' };
       return { args, preview: removed };
     }
-    if (!args.field && !args.text) throw new ToolFailure('invalid_params', 'Give field (a field name) or text (a template such as "{NAME}").', true, `Fields of '${layer.name}': ${layer.info.fields.map((f) => f.name).join(', ')}.`);
+    if (!args.field && !args.text)
+      throw new ToolFailure(
+        'invalid_params',
+        'Give field (a field name) or text (a template such as "{NAME}").',
+        true,
+        `Fields of '${layer.name}': ${layer.info.fields.map((f) => f.name).join(', ')}.`,
+      );
     const text = args.text ?? `{${args.field!}}`;
     const fields = templateFields(text);
-    if (fields.length === 0) throw new ToolFailure('invalid_params', `text "${text}" names no field; put field names in braces, e.g. "{NAME}".`, true);
+    if (fields.length === 0)
+      throw new ToolFailure('invalid_params', `text "${text}" names no field; put field names in braces, e.g. "{NAME}".`, true);
     for (const f of fields) requireField(layer, f, { param: args.text ? 'text' : 'field' });
     const placement = args.placement ?? (geometryOf(layer) === 'line' ? 'line' : 'point');
-    return { args: { ...args, text, placement }, preview: { layer: layer.name, text, size: args.size, placement, min_zoom: args.min_zoom } };
+    return {
+      args: { ...args, text, placement },
+      preview: { layer: layer.name, text, size: args.size, placement, min_zoom: args.min_zoom },
+    };
   },
   async execute(args, { handles }) {
     const layer = vectorLayer(handles.project, args.layer);
@@ -66,6 +81,9 @@ export const labels = defineTool({
       placement: args.placement ?? 'point',
       minZoom: args.min_zoom,
     });
-    return { ...saveStyle(handles.project, layer, { ...current, labels: label }), labels: { text: label.text, size: label.size, placement: label.placement, min_zoom: label.minZoom } };
+    return {
+      ...saveStyle(handles.project, layer, { ...current, labels: label }),
+      labels: { text: label.text, size: label.size, placement: label.placement, min_zoom: label.minZoom },
+    };
   },
 });

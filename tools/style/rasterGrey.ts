@@ -26,7 +26,8 @@ export const rasterGrey = defineTool({
   summary: (a) => `Grey band ${a.band} of ${a.layer}`,
   async prepare(args, { handles }) {
     const layer = rasterLayer(handles.project, args.layer, [args.band]);
-    if (args.min !== undefined && args.max !== undefined && !(args.max > args.min)) throw new ToolFailure('invalid_params', `max (${args.max}) must be greater than min (${args.min}).`, true);
+    if (args.min !== undefined && args.max !== undefined && !(args.max > args.min))
+      throw new ToolFailure('invalid_params', `max (${args.max}) must be greater than min (${args.min}).`, true);
     return { args, preview: { layer: layer.name, band: args.band, min: args.min ?? 'band minimum', max: args.max ?? 'band maximum' } };
   },
   async execute(args, { handles }) {

@@ -27,11 +27,26 @@ export const rasterHillshade = defineTool({
   summary: (a) => `Hillshade ${a.layer} (light from ${a.azimuth}°, ${a.altitude}° high)`,
   async prepare(args, { handles }) {
     const layer = rasterLayer(handles.project, args.layer, [args.band]);
-    return { args, preview: { layer: layer.name, band: args.band, azimuth: args.azimuth, altitude: args.altitude, z_factor: args.z_factor } };
+    return {
+      args,
+      preview: { layer: layer.name, band: args.band, azimuth: args.azimuth, altitude: args.altitude, z_factor: args.z_factor },
+    };
   },
   async execute(args, { handles }) {
     const layer = rasterLayer(handles.project, args.layer, [args.band]);
-    const style: HillshadeRasterStyle = { type: 'hillshade', band: args.band, azimuth: args.azimuth, altitude: args.altitude, zFactor: args.z_factor };
-    return { ...saveStyle(handles.project, layer, style), band: style.band, azimuth: style.azimuth, altitude: style.altitude, z_factor: style.zFactor };
+    const style: HillshadeRasterStyle = {
+      type: 'hillshade',
+      band: args.band,
+      azimuth: args.azimuth,
+      altitude: args.altitude,
+      zFactor: args.z_factor,
+    };
+    return {
+      ...saveStyle(handles.project, layer, style),
+      band: style.band,
+      azimuth: style.azimuth,
+      altitude: style.altitude,
+      z_factor: style.zFactor,
+    };
   },
 });

@@ -40,11 +40,21 @@ export const rasterPseudocolor = defineTool({
       how = '2–98 % cumulative cut';
     }
     if (!(max > min)) throw new ToolFailure('invalid_params', `max (${max}) must be greater than min (${min}).`, true);
-    return { args: { ...args, min, max }, preview: { layer: layer.name, band: args.band, ramp: args.ramp, min: fmt(min), max: fmt(max), range: how } };
+    return {
+      args: { ...args, min, max },
+      preview: { layer: layer.name, band: args.band, ramp: args.ramp, min: fmt(min), max: fmt(max), range: how },
+    };
   },
   async execute(args, { handles }) {
     const layer = rasterLayer(handles.project, args.layer, [args.band]);
-    const style: PseudocolorRasterStyle = { type: 'pseudocolor', band: args.band, ramp: args.ramp, invert: args.invert, min: args.min ?? null, max: args.max ?? null };
+    const style: PseudocolorRasterStyle = {
+      type: 'pseudocolor',
+      band: args.band,
+      ramp: args.ramp,
+      invert: args.invert,
+      min: args.min ?? null,
+      max: args.max ?? null,
+    };
     return { ...saveStyle(handles.project, layer, style), band: style.band, ramp: style.ramp, min: style.min, max: style.max };
   },
 });

@@ -22,8 +22,14 @@ export const rasterRgb = defineTool({
     red: z.number().int().min(1).default(1).describe('Band shown as red'),
     green: z.number().int().min(1).default(2).describe('Band shown as green'),
     blue: z.number().int().min(1).default(3).describe('Band shown as blue'),
-    stretch: z.enum(['cumulative_cut', 'min_max', 'given']).default('cumulative_cut').describe('How each band is stretched: the 2–98 % cut, the band min/max, or the ranges given'),
-    ranges: z.tuple([Range, Range, Range]).optional().describe('[min, max] for red, green, blue; required for stretch given, otherwise computed'),
+    stretch: z
+      .enum(['cumulative_cut', 'min_max', 'given'])
+      .default('cumulative_cut')
+      .describe('How each band is stretched: the 2–98 % cut, the band min/max, or the ranges given'),
+    ranges: z
+      .tuple([Range, Range, Range])
+      .optional()
+      .describe('[min, max] for red, green, blue; required for stretch given, otherwise computed'),
   }),
   safety: 'write',
   exec: 'main',
@@ -34,11 +40,23 @@ export const rasterRgb = defineTool({
     const layer = rasterLayer(handles.project, args.layer, bands);
     let ranges = args.ranges;
     if (args.stretch === 'given') {
-      if (!ranges) throw new ToolFailure('invalid_params', 'ranges: stretch given needs [[min, max], [min, max], [min, max]].', true, 'Or use stretch cumulative_cut.');
+      if (!ranges)
+        throw new ToolFailure(
+          'invalid_params',
+          'ranges: stretch given needs [[min, max], [min, max], [min, max]].',
+          true,
+          'Or use stretch cumulative_cut.',
+        );
     } else if (args.stretch === 'min_max') {
       ranges = bands.map((b) => {
         const info = layer.info.bands.find((x) => x.index === b);
-        if (info?.min == null || info.max == null) throw new ToolFailure('invalid_params', `Band ${b} of '${layer.name}' has no known min/max.`, true, 'Use stretch cumulative_cut.');
+        if (info?.min == null || info.max == null)
+          throw new ToolFailure(
+            'invalid_params',
+            `Band ${b} of '${layer.name}' has no known min/max.`,
+            true,
+            'Use stretch cumulative_cut.',
+          );
         return [info.min, info.max] as [number, number];
       }) as unknown as typeof ranges;
     } else {
@@ -48,7 +66,13 @@ export const rasterRgb = defineTool({
     const r = ranges!;
     return {
       args: { ...args, ranges: r },
-      preview: { layer: layer.name, red: `band ${args.red}: ${fmt(r[0][0])}–${fmt(r[0][1])}`, green: `band ${args.green}: ${fmt(r[1][0])}–${fmt(r[1][1])}`, blue: `band ${args.blue}: ${fmt(r[2][0])}–${fmt(r[2][1])}`, stretch: args.stretch },
+      preview: {
+        layer: layer.name,
+        red: `band ${args.red}: ${fmt(r[0][0])}–${fmt(r[0][1])}`,
+        green: `band ${args.green}: ${fmt(r[1][0])}–${fmt(r[1][1])}`,
+        blue: `band ${args.blue}: ${fmt(r[2][0])}–${fmt(r[2][1])}`,
+        stretch: args.stretch,
+      },
     };
   },
   async execute(args, { handles }) {

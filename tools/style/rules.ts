@@ -51,7 +51,11 @@ export const rules = defineTool({
       }
       for (const field of filterFields(node)) requireField(layer, field, { param: `rules[${i}].filter` });
     });
-    const counted = await handles.gdal.call('style.count_rules', { source: layerSource(layer), filters: args.rules.map((r) => r.filter) }, { signal });
+    const counted = await handles.gdal.call(
+      'style.count_rules',
+      { source: layerSource(layer), filters: args.rules.map((r) => r.filter) },
+      { signal },
+    );
     const preview: Record<string, string | number | boolean | null> = { layer: layer.name };
     args.rules.forEach((r, i) => {
       preview[`rule ${i + 1}`] = `${r.filter} → ${r.colour} (${counted.counts[i] ?? 0} features)`;
@@ -64,14 +68,23 @@ export const rules = defineTool({
     const style: RuleBasedStyle = applySymbolParams(
       {
         type: 'rules' as const,
-        rules: args.rules.map((r) => ({ filter: r.filter, colour: r.colour, label: r.label ?? r.filter, ...(r.size !== undefined ? { size: r.size } : {}) })),
+        rules: args.rules.map((r) => ({
+          filter: r.filter,
+          colour: r.colour,
+          label: r.label ?? r.filter,
+          ...(r.size !== undefined ? { size: r.size } : {}),
+        })),
         elseColour: args.else_colour,
         ...(args.else_label ? { elseLabel: args.else_label } : {}),
         ...currentSymbol(layer),
       },
       args,
     );
-    const counted = await handles.gdal.call('style.count_rules', { source: layerSource(layer), filters: args.rules.map((r) => r.filter) }, { signal });
+    const counted = await handles.gdal.call(
+      'style.count_rules',
+      { source: layerSource(layer), filters: args.rules.map((r) => r.filter) },
+      { signal },
+    );
     return {
       ...saveStyle(handles.project, layer, style),
       rules: style.rules.map((r, i) => ({ filter: r.filter, colour: r.colour, features: counted.counts[i] ?? 0 })),

@@ -30,6 +30,12 @@ export const setSimpleStyle = defineTool({
     const layer = vectorLayer(handles.project, args.layer);
     const fill = args.fill ?? (layer.style.type === 'simple' ? layer.style.fill : defaultVectorStyle(layer.order).fill);
     const style: SimpleVectorStyle = applySymbolParams({ type: 'simple' as const, fill, ...currentSymbol(layer) }, args);
-    return { ...saveStyle(handles.project, layer, style), fill: style.fill, stroke: style.stroke, stroke_width: style.strokeWidth, size: style.pointRadius };
+    return {
+      ...saveStyle(handles.project, layer, style),
+      fill: style.fill,
+      stroke: style.stroke,
+      stroke_width: style.strokeWidth,
+      size: style.pointRadius,
+    };
   },
 });

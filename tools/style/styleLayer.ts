@@ -32,11 +32,22 @@ export function vectorLayer(project: ProjectHandle, ref: string): Layer {
 export function rasterLayer(project: ProjectHandle, ref: string, bands: readonly number[] = []): Layer {
   const layer = findLayer(project, ref);
   if (layer.kind !== 'raster') {
-    throw new ToolFailure('invalid_params', `'${layer.name}' is a vector layer; this style is for rasters.`, false, 'For vector layers use style_set_simple, style_categorize, style_graduate, style_rules, style_heatmap or style_bivariate.');
+    throw new ToolFailure(
+      'invalid_params',
+      `'${layer.name}' is a vector layer; this style is for rasters.`,
+      false,
+      'For vector layers use style_set_simple, style_categorize, style_graduate, style_rules, style_heatmap or style_bivariate.',
+    );
   }
   const count = layer.info.bands.length;
   for (const band of bands) {
-    if (band > count) throw new ToolFailure('invalid_params', `'${layer.name}' has ${count} band${count === 1 ? '' : 's'}; there is no band ${band}.`, false, `Bands are numbered 1 to ${count}.`);
+    if (band > count)
+      throw new ToolFailure(
+        'invalid_params',
+        `'${layer.name}' has ${count} band${count === 1 ? '' : 's'}; there is no band ${band}.`,
+        false,
+        `Bands are numbered 1 to ${count}.`,
+      );
   }
   return layer;
 }
@@ -70,7 +81,13 @@ export function requireField(layer: Layer, field: string, opts: { numeric?: bool
 }
 
 /** What a new vector style inherits from the current one: outline, sizes, opacity and labels. */
-export function currentSymbol(layer: Layer): { stroke: string; strokeWidth: number; pointRadius: number; opacity?: number; labels?: LabelStyle } {
+export function currentSymbol(layer: Layer): {
+  stroke: string;
+  strokeWidth: number;
+  pointRadius: number;
+  opacity?: number;
+  labels?: LabelStyle;
+} {
   const style = isLabelledStyle(layer.style) ? layer.style : defaultVectorStyle(layer.order);
   return {
     stroke: style.stroke,

@@ -31,7 +31,15 @@ function memoryProject(): ProjectHandle & { layers: Layer[] } {
     listLayers: () => layers,
     getLayer: (ref) => layers.find((l) => l.id === ref || l.name === ref),
     addLayer: (input) => {
-      const layer = Layer.parse({ id: `L${layers.length + 1}`, order: layers.length, visible: true, opacity: 1, kind: input.info.kind, ...input, style: input.style! });
+      const layer = Layer.parse({
+        id: `L${layers.length + 1}`,
+        order: layers.length,
+        visible: true,
+        opacity: 1,
+        kind: input.info.kind,
+        ...input,
+        style: input.style!,
+      });
       layers.push(layer);
       return layer;
     },
@@ -60,7 +68,10 @@ describe('style tools', { skip }, () => {
     const def = tool(id);
     const args = def.input.parse(raw);
     const prepared = def.prepare ? await def.prepare(args, { handles, caller: 'model', signal }) : { args };
-    const result = (await def.execute(prepared.args, { handles, caller: 'model', signal, progress: () => undefined })) as Record<string, unknown>;
+    const result = (await def.execute(prepared.args, { handles, caller: 'model', signal, progress: () => undefined })) as Record<
+      string,
+      unknown
+    >;
     return { prepared, result };
   }
   async function refused(id: string, raw: Record<string, unknown>, message: RegExp, hint?: RegExp) {
@@ -87,7 +98,13 @@ describe('style tools', { skip }, () => {
       const source = path.join(FIX, file);
       const info = (await worker.call('layers.describe', { source })) as LayerInfo;
       const ref = parseSource(source);
-      project.addLayer({ name, source: ref.path, sublayer: ref.sublayer, info, style: info.kind === 'raster' ? defaultRasterStyle() : defaultVectorStyle(0) });
+      project.addLayer({
+        name,
+        source: ref.path,
+        sublayer: ref.sublayer,
+        info,
+        style: info.kind === 'raster' ? defaultRasterStyle() : defaultVectorStyle(0),
+      });
     }
   });
   after(() => worker.dispose());
@@ -95,7 +112,13 @@ describe('style tools', { skip }, () => {
   const styleOf = (name: string) => LayerStyle.parse(project.getLayer(name)!.style);
 
   test('graduate: quantile classes computed in prepare, shown in the preview, saved with ramp colours', async () => {
-    const { prepared, result } = await run('style.graduate', { layer: 'countries', field: 'POP_EST', method: 'quantile', classes: 5, ramp: 'blues' });
+    const { prepared, result } = await run('style.graduate', {
+      layer: 'countries',
+      field: 'POP_EST',
+      method: 'quantile',
+      classes: 5,
+      ramp: 'blues',
+    });
     assert.equal((prepared.args as { breaks: number[] }).breaks.length, 6);
     assert.match(String(prepared.preview?.classes), /\(3[56]\); .*\(3[56]\)$/);
     const style = styleOf('countries');
@@ -120,8 +143,18 @@ describe('style tools', { skip }, () => {
   });
 
   test('a missing or text field is refused before anything runs, with the fields that would do', async () => {
-    await refused('style.graduate', { layer: 'countries', field: 'pop_est' }, /no field 'pop_est'\. Did you mean 'POP_EST'\?/, /Numeric fields of 'countries': .*POP_EST \(real\)/);
-    await refused('style.graduate', { layer: 'countries', field: 'NAME' }, /holds string values; this style needs numbers/, /For text values use style_categorize/);
+    await refused(
+      'style.graduate',
+      { layer: 'countries', field: 'pop_est' },
+      /no field 'pop_est'\. Did you mean 'POP_EST'\?/,
+      /Numeric fields of 'countries': .*POP_EST \(real\)/,
+    );
+    await refused(
+      'style.graduate',
+      { layer: 'countries', field: 'NAME' },
+      /holds string values; this style needs numbers/,
+      /For text values use style_categorize/,
+    );
     await refused('style.labels', { layer: 'nc', text: '{NAME} ({FIPSNO2})' }, /no field 'FIPSNO2'/, /Fields of 'nc': AREA \(real\)/);
     await refused('style.graduate', { layer: 'elev', field: 'x' }, /is a raster/, /style_raster_pseudocolor/);
     await refused('style.graduate', { layer: 'nope', field: 'x' }, /No layer 'nope'/);
@@ -155,8 +188,17 @@ describe('style tools', { skip }, () => {
     assert.match(String(prepared.preview?.['rule 1']), /→ #aa0000 \(6 features\)/);
     assert.equal((result.rules as { features: number }[])[0]!.features, 6);
     assert.equal(styleOf('countries').type, 'rules');
-    await refused('style.rules', { layer: 'countries', rules: [{ filter: 'POP_EST >> 5', colour: '#000000' }] }, /rules\[0\]\.filter "POP_EST >> 5": expected a number/, /single quotes/);
-    await refused('style.rules', { layer: 'countries', rules: [{ filter: 'GDP > 5', colour: '#000000' }] }, /rules\[0\]\.filter: 'countries' has no field 'GDP'/);
+    await refused(
+      'style.rules',
+      { layer: 'countries', rules: [{ filter: 'POP_EST >> 5', colour: '#000000' }] },
+      /rules\[0\]\.filter "POP_EST >> 5": expected a number/,
+      /single quotes/,
+    );
+    await refused(
+      'style.rules',
+      { layer: 'countries', rules: [{ filter: 'GDP > 5', colour: '#000000' }] },
+      /rules\[0\]\.filter: 'countries' has no field 'GDP'/,
+    );
   });
 
   test('bivariate: terciles of both fields from the data, the standard palette', async () => {
@@ -184,7 +226,12 @@ describe('style tools', { skip }, () => {
     await run('style.labels', { layer: 'bikes', field: 'name', min_zoom: 12 });
     await run('style.set_simple', { layer: 'bikes', fill: '#654321' });
     const style = styleOf('bikes');
-    assert.deepEqual(style.type === 'simple' && [style.fill, style.pointRadius, style.opacity, style.labels?.minZoom], ['#654321', 3, 0.5, 12]);
+    assert.deepEqual(style.type === 'simple' && [style.fill, style.pointRadius, style.opacity, style.labels?.minZoom], [
+      '#654321',
+      3,
+      0.5,
+      12,
+    ]);
   });
 
   test('raster pseudocolour: the 2–98 % cut computed by GDAL when no range is given', async () => {
@@ -209,8 +256,24 @@ describe('style tools', { skip }, () => {
     for (const [lo, hi] of ranges) assert.ok(lo >= 0 && hi <= 255 && hi > lo);
     const style = styleOf('landsat');
     assert.equal(style.type === 'rgb' && style.red.band, 4);
-    await run('style.raster_rgb', { layer: 'landsat', red: 3, green: 2, blue: 1, stretch: 'given', ranges: [[0, 100], [0, 100], [0, 100]] });
-    assert.deepEqual(styleOf('landsat'), { type: 'rgb', red: { band: 3, min: 0, max: 100 }, green: { band: 2, min: 0, max: 100 }, blue: { band: 1, min: 0, max: 100 } });
+    await run('style.raster_rgb', {
+      layer: 'landsat',
+      red: 3,
+      green: 2,
+      blue: 1,
+      stretch: 'given',
+      ranges: [
+        [0, 100],
+        [0, 100],
+        [0, 100],
+      ],
+    });
+    assert.deepEqual(styleOf('landsat'), {
+      type: 'rgb',
+      red: { band: 3, min: 0, max: 100 },
+      green: { band: 2, min: 0, max: 100 },
+      blue: { band: 1, min: 0, max: 100 },
+    });
     await refused('style.raster_rgb', { layer: 'landsat', red: 7 }, /has 6 bands; there is no band 7/);
     await refused('style.raster_rgb', { layer: 'landsat', stretch: 'given' }, /ranges: stretch given needs/);
     await run('style.raster_grey', { layer: 'landsat', band: 4 });

@@ -15,7 +15,17 @@ function turn(result: ToolResult): ChatMessage[] {
       seq: 3,
       role: 'tool',
       text: '',
-      tool: { callId: 'c1', toolId: 'processing.run', name: 'processing_run', title: 'Run', args: {}, summary: '', status: result.ok ? 'ok' : 'error', durationMs: 1, result },
+      tool: {
+        callId: 'c1',
+        toolId: 'processing.run',
+        name: 'processing_run',
+        title: 'Run',
+        args: {},
+        summary: '',
+        status: result.ok ? 'ok' : 'error',
+        durationMs: 1,
+        result,
+      },
     },
     { ...at, id: 'n', seq: 4, role: 'notice', text: 'Loaded layer out (tool output)', level: 'info' },
   ];
@@ -25,8 +35,14 @@ const toolContent = (messages: ChatMessage[]) => historyToModelMessages(messages
 describe('historyToModelMessages', () => {
   it('the host-only info of load_layers never reaches the model; the rest of the payload does, verbatim', () => {
     const info = { kind: 'vector', fields: [{ name: 'secret_field_list', type: 'string' }] };
-    const result: ToolResult = { ok: true, data: { output: '/o/out.gpkg', feature_count: 3, load_layers: [{ path: '/o/out.gpkg|layername=out', name: 'out', info }] } };
-    assert.deepEqual(JSON.parse(toolContent(turn(result))), { ok: true, data: { output: '/o/out.gpkg', feature_count: 3, load_layers: [{ path: '/o/out.gpkg|layername=out', name: 'out' }] } });
+    const result: ToolResult = {
+      ok: true,
+      data: { output: '/o/out.gpkg', feature_count: 3, load_layers: [{ path: '/o/out.gpkg|layername=out', name: 'out', info }] },
+    };
+    assert.deepEqual(JSON.parse(toolContent(turn(result))), {
+      ok: true,
+      data: { output: '/o/out.gpkg', feature_count: 3, load_layers: [{ path: '/o/out.gpkg|layername=out', name: 'out' }] },
+    });
   });
 
   it('a payload without info and an error are passed as they were saved; notices stay out', () => {

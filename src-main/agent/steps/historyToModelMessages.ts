@@ -26,7 +26,11 @@ export function historyToModelMessages(messages: readonly ChatMessage[]): ModelM
       const calls = m.toolCalls ?? [];
       if (!m.text && calls.length === 0) continue;
       // The id lets the run attach the reasoning it kept in memory (streamTurn, reasoningMemory).
-      out.push(calls.length ? { role: 'assistant', content: m.text, toolCalls: calls, messageId: m.id } : { role: 'assistant', content: m.text, messageId: m.id });
+      out.push(
+        calls.length
+          ? { role: 'assistant', content: m.text, toolCalls: calls, messageId: m.id }
+          : { role: 'assistant', content: m.text, messageId: m.id },
+      );
       for (const call of calls) {
         out.push({ role: 'tool', toolCallId: call.id, content: JSON.stringify(resultForModel(results.get(call.id) ?? INTERRUPTED)) });
       }

@@ -45,17 +45,28 @@ function fakeModel(identity: string, turns: ModelTurn[]): ModelClient & { reques
 }
 
 const THINKING = [{ type: 'thinking' as const, thinking: 'secret plan', signature: 'sig-1' }];
-const callTurn: ModelTurn = { text: '', toolCalls: [{ id: 'call_1', name: 'inspect_list_layers', arguments: '{}' }], stopReason: 'tool_use', usage: null, reasoning: 'secret plan', thinking: THINKING };
+const callTurn: ModelTurn = {
+  text: '',
+  toolCalls: [{ id: 'call_1', name: 'inspect_list_layers', arguments: '{}' }],
+  stopReason: 'tool_use',
+  usage: null,
+  reasoning: 'secret plan',
+  thinking: THINKING,
+};
 const plainTurn: ModelTurn = { text: 'Done.', toolCalls: [], stopReason: 'end_turn', usage: null };
 
-const assistantOf = (request: TurnRequest) => request.messages.find((m): m is Extract<ModelMessage, { role: 'assistant' }> => m.role === 'assistant');
+const assistantOf = (request: TurnRequest) =>
+  request.messages.find((m): m is Extract<ModelMessage, { role: 'assistant' }> => m.role === 'assistant');
 
 describe('reasoning kept for the run', () => {
   it('is pushed live, never saved, and replayed in the next request of the same run to the same model', async () => {
     const { ctx, saved, events } = fakeRun();
     const model = fakeModel('endpoint-a|thinking:2048', [callTurn, plainTurn]);
     await streamTurn(ctx, model, { messages: [{ role: 'user', content: 'hi' }], tools: [] });
-    assert.deepEqual(events.filter((e) => e.name === 'assistant/reasoning-delta').map((e) => (e.payload as { delta: string }).delta), ['secret plan']);
+    assert.deepEqual(
+      events.filter((e) => e.name === 'assistant/reasoning-delta').map((e) => (e.payload as { delta: string }).delta),
+      ['secret plan'],
+    );
     assert.ok(!JSON.stringify(saved).includes('secret plan'), 'not in the saved messages');
     await streamTurn(ctx, model, { messages: historyToModelMessages(saved), tools: [] });
     const replayed = assistantOf(model.requests[1]!);

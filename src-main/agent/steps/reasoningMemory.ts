@@ -22,7 +22,11 @@ export function keepReasoning(run: object, identity: string, messageId: string, 
     kept = new Map();
     runs.set(run, kept);
   }
-  kept.set(messageId, { identity, ...(turn.thinking?.length ? { thinking: turn.thinking } : {}), ...(turn.reasoning ? { reasoning: turn.reasoning } : {}) });
+  kept.set(messageId, {
+    identity,
+    ...(turn.thinking?.length ? { thinking: turn.thinking } : {}),
+    ...(turn.reasoning ? { reasoning: turn.reasoning } : {}),
+  });
 }
 
 /** The messages with this run's kept reasoning attached, for the same identity only. */
@@ -33,6 +37,10 @@ export function withKeptReasoning(run: object, identity: string, messages: Model
     if (message.role !== 'assistant' || !message.messageId) return message;
     const found = kept.get(message.messageId);
     if (!found || found.identity !== identity) return message;
-    return { ...message, ...(found.thinking ? { thinking: found.thinking } : {}), ...(found.reasoning ? { reasoning: found.reasoning } : {}) };
+    return {
+      ...message,
+      ...(found.thinking ? { thinking: found.thinking } : {}),
+      ...(found.reasoning ? { reasoning: found.reasoning } : {}),
+    };
   });
 }

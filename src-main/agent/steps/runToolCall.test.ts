@@ -13,7 +13,15 @@ import type { RunContext } from '../runContext.js';
 import { CallGuards } from './callGuards.js';
 import { runToolCall } from './runToolCall.js';
 
-const base = { version: '1', group: 'test', icon: 'cog', description: 'Returns a layer.', safety: 'read', exec: 'main', handles: [] } as const;
+const base = {
+  version: '1',
+  group: 'test',
+  icon: 'cog',
+  description: 'Returns a layer.',
+  safety: 'read',
+  exec: 'main',
+  handles: [],
+} as const;
 const announcing = defineTool({
   ...base,
   id: 'test.announcing',
@@ -34,14 +42,22 @@ const quiet = defineTool({
 
 function harness() {
   const audit: NewAuditEntry[] = [];
-  const dispatcher = new ToolDispatcher(new ToolRegistry([announcing, quiet]), {} as Handles, new ApprovalBroker(() => undefined, () => undefined), {
-    policy: () => ({ mode: 'ask', askForReads: false }),
-    audit: (e) => audit.push(e),
-    snapshot: () => undefined,
-    loadProduced: async (r) => r.name ?? r.path,
-    privatePaths: { isPrivate: () => false, mentionedIn: () => false },
-    openEgress: () => () => undefined,
-  });
+  const dispatcher = new ToolDispatcher(
+    new ToolRegistry([announcing, quiet]),
+    {} as Handles,
+    new ApprovalBroker(
+      () => undefined,
+      () => undefined,
+    ),
+    {
+      policy: () => ({ mode: 'ask', askForReads: false }),
+      audit: (e) => audit.push(e),
+      snapshot: () => undefined,
+      loadProduced: async (r) => r.name ?? r.path,
+      privatePaths: { isPrivate: () => false, mentionedIn: () => false },
+      openEgress: () => () => undefined,
+    },
+  );
   const saved = new Map<string, MessageDraft>();
   const ctx: RunContext = {
     runId: 'r1',

@@ -11,7 +11,12 @@ import type { CallGuards } from './callGuards.js';
  * execution. The outcome is saved in the conversation, so the next turn (and a restart)
  * knows what happened.
  */
-export async function runToolCall(ctx: RunContext, dispatcher: ToolDispatcher, guards: CallGuards, call: ToolCallRequest): Promise<ToolResult> {
+export async function runToolCall(
+  ctx: RunContext,
+  dispatcher: ToolDispatcher,
+  guards: CallGuards,
+  call: ToolCallRequest,
+): Promise<ToolResult> {
   const id = randomUUID();
   let card: NonNullable<ChatMessage['tool']> = {
     callId: call.id,
@@ -49,7 +54,8 @@ export async function runToolCall(ctx: RunContext, dispatcher: ToolDispatcher, g
   update({ status, durationMs: outcome.durationMs, result: outcome.result });
   const notice = outcome.result.ok ? noticeOf(outcome.tool, outcome.result.data) : null;
   if (notice) ctx.save({ id: randomUUID(), role: 'notice', text: notice, level: 'info' });
-  for (const name of outcome.loadedLayers) ctx.save({ id: randomUUID(), role: 'notice', text: `Loaded layer ${name} (tool output)`, level: 'info' });
+  for (const name of outcome.loadedLayers)
+    ctx.save({ id: randomUUID(), role: 'notice', text: `Loaded layer ${name} (tool output)`, level: 'info' });
   return outcome.result;
 }
 

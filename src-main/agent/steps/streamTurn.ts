@@ -4,9 +4,7 @@ import { ModelError, type ModelClient, type TurnRequest } from '../../model/mode
 import type { RunContext } from '../runContext.js';
 import { keepReasoning, withKeptReasoning } from './reasoningMemory.js';
 
-export type TurnOutcome =
-  | { kind: 'turn'; message: ChatMessage; toolCalls: ToolCallRequest[] }
-  | { kind: 'failed'; error: ModelError };
+export type TurnOutcome = { kind: 'turn'; message: ChatMessage; toolCalls: ToolCallRequest[] } | { kind: 'failed'; error: ModelError };
 
 /**
  * Streams one model turn into the chat: deltas are pushed as they come, and the finished
@@ -20,14 +18,17 @@ export async function streamTurn(ctx: RunContext, model: ModelClient, request: T
   let shown = '';
   try {
     const identity = model.identity ?? model.model;
-    const turn = await model.streamTurn({ ...request, messages: withKeptReasoning(ctx, identity, request.messages) }, {
-      signal: ctx.signal,
-      onReasoningDelta: (delta) => ctx.emit('assistant/reasoning-delta', { messageId, delta }),
-      onTextDelta: (delta) => {
-        shown += delta;
-        ctx.emit('assistant/delta', { messageId, delta });
+    const turn = await model.streamTurn(
+      { ...request, messages: withKeptReasoning(ctx, identity, request.messages) },
+      {
+        signal: ctx.signal,
+        onReasoningDelta: (delta) => ctx.emit('assistant/reasoning-delta', { messageId, delta }),
+        onTextDelta: (delta) => {
+          shown += delta;
+          ctx.emit('assistant/delta', { messageId, delta });
+        },
       },
-    });
+    );
     const toolCalls = uniqueCallIds(ctx, turn.toolCalls);
     const message = ctx.save({ id: messageId, role: 'assistant', text: turn.text, toolCalls });
     keepReasoning(ctx, identity, messageId, turn);

@@ -27,7 +27,14 @@ interface GroupQuery {
   countName: string;
 }
 
-async function writeGroups(ws: Workspace, a: StagedLayer, target: OutputTarget, query: GroupQuery, ctx: AlgorithmContext, verb: string): Promise<void> {
+async function writeGroups(
+  ws: Workspace,
+  a: StagedLayer,
+  target: OutputTarget,
+  query: GroupQuery,
+  ctx: AlgorithmContext,
+  verb: string,
+): Promise<void> {
   const groupCols = query.groupBy.map((f) => `a.${q(f.name)}`);
   const select = `SELECT ${[...groupCols, ...query.columns].join(', ')} FROM a`;
   if (groupCols.length === 0) {
@@ -59,7 +66,14 @@ export const runDissolve: AlgorithmRun = async (params, output, ctx) => {
       geometryType: multiType(a.dimension),
       fields: [...groupBy, { name: count, type: 'integer', width: 0, precision: 0 }],
     });
-    await writeGroups(ws, a, target, { groupBy, columns: [`COUNT(*) AS ${q(count)}`, dissolvedGeometry], countName: count }, ctx, 'Dissolving');
+    await writeGroups(
+      ws,
+      a,
+      target,
+      { groupBy, columns: [`COUNT(*) AS ${q(count)}`, dissolvedGeometry], countName: count },
+      ctx,
+      'Dissolving',
+    );
     return { target, notes: [] };
   });
 };
@@ -68,7 +82,8 @@ export const runAggregate: AlgorithmRun = async (params, output, ctx) => {
   const p = aggregate.params.extend({ input: z.string() }).parse(params);
   const withGeometry = p.geometry === 'dissolve';
   return runSingle(p.input, ctx, { makeValid: withGeometry }, async ({ ws, a }) => {
-    if (withGeometry && a.dimension === null) throw new BadInputError(`${path.basename(a.source)} has no geometry to dissolve; use geometry "none"`);
+    if (withGeometry && a.dimension === null)
+      throw new BadInputError(`${path.basename(a.source)} has no geometry to dissolve; use geometry "none"`);
     const groupBy = resolveFields(p.group_by, a.fields, 'group_by', a.source);
     const fields = p.fields ? resolveFields(p.fields, a.fields, 'fields', a.source) : [];
     const names = new NameAllocator(groupBy.map((f) => f.name));

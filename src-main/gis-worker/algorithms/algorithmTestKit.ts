@@ -35,7 +35,11 @@ export function runIntoGpkg(
   opts: RunOptions = {},
 ): Promise<AlgorithmOutput & { file: string; layer: string }> {
   const file = path.join(dir, `${name}.gpkg`);
-  return runAlgorithm(client, algorithm, params, formatSource({ path: file, sublayer: name }), opts).then((r) => ({ ...r, file, layer: name }));
+  return runAlgorithm(client, algorithm, params, formatSource({ path: file, sublayer: name }), opts).then((r) => ({
+    ...r,
+    file,
+    layer: name,
+  }));
 }
 
 export type Row = Record<string, string | null>;
@@ -45,7 +49,17 @@ export type Row = Record<string, string | null>;
  * of each feature; `(null)` becomes null. Geometries are not printed.
  */
 export function ogrRows(file: string, sql: string, openOptions: string[] = []): Row[] {
-  const out = gdalCli('ogrinfo', ['-ro', '-q', '-geom=NO', ...openOptions.flatMap((o) => ['-oo', o]), '-dialect', 'SQLite', '-sql', sql, file]);
+  const out = gdalCli('ogrinfo', [
+    '-ro',
+    '-q',
+    '-geom=NO',
+    ...openOptions.flatMap((o) => ['-oo', o]),
+    '-dialect',
+    'SQLite',
+    '-sql',
+    sql,
+    file,
+  ]);
   const rows: Row[] = [];
   let row: Row | null = null;
   for (const line of out.split('\n')) {

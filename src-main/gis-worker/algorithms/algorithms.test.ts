@@ -22,7 +22,9 @@ describe('processing algorithms in the worker', { skip: skipReason }, () => {
   test('reproject: nc.gpkg (NAD27) → UTM 17N keeps all 100 counties and their attributes', async () => {
     const out = path.join(tmp.dir, 'nc_utm.gpkg');
     const progress: number[] = [];
-    const result = await client.call('processing.run', { algorithm: 'reproject', params: { input: fixture('nc.gpkg'), target_crs: 'EPSG:32617' }, output: `${out}|layername=nc_utm` },
+    const result = await client.call(
+      'processing.run',
+      { algorithm: 'reproject', params: { input: fixture('nc.gpkg'), target_crs: 'EPSG:32617' }, output: `${out}|layername=nc_utm` },
       { onProgress: (f) => progress.push(f) },
     );
     assert.equal(result.featureCount, 100);
@@ -43,8 +45,8 @@ describe('processing algorithms in the worker', { skip: skipReason }, () => {
     const result = await client.call('processing.run', {
       algorithm: 'buffer',
       params: { input: `${src}|layername=nc_utm`, distance: 1000, segments: 8, dissolve: false },
-      output: `${out}|layername=nc_buf`
-});
+      output: `${out}|layername=nc_buf`,
+    });
     assert.equal(result.featureCount, 100);
     const before = ogrNumber(src, "SELECT ST_Area(geom) AS a FROM nc_utm WHERE NAME = 'Wake'");
     const after = ogrNumber(out, "SELECT ST_Area(geom) AS a FROM nc_buf WHERE NAME = 'Wake'");
@@ -56,8 +58,8 @@ describe('processing algorithms in the worker', { skip: skipReason }, () => {
     const dissolved = await client.call('processing.run', {
       algorithm: 'buffer',
       params: { input: `${src}|layername=nc_utm`, distance: 1000, segments: 4, dissolve: true },
-      output: `${path.join(tmp.dir, 'nc_dis.gpkg')}|layername=nc_dis`
-});
+      output: `${path.join(tmp.dir, 'nc_dis.gpkg')}|layername=nc_dis`,
+    });
     assert.equal(dissolved.featureCount, 1);
   });
 
@@ -66,8 +68,8 @@ describe('processing algorithms in the worker', { skip: skipReason }, () => {
       client.call('processing.run', {
         algorithm: 'buffer',
         params: { input: fixture('countries.fgb'), distance: 5000, segments: 8, dissolve: false },
-        output: `${path.join(tmp.dir, 'bad.gpkg')}|layername=bad`
-}),
+        output: `${path.join(tmp.dir, 'bad.gpkg')}|layername=bad`,
+      }),
       (err: unknown) => err instanceof WorkerRequestError && err.code === 'bad_input' && /degrees/.test(err.message),
     );
   });

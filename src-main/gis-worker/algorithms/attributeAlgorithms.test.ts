@@ -23,7 +23,8 @@ describe('attribute algorithms in the worker', { skip: skipReason }, () => {
     const cli = path.join(tmp.dir, 'cli_select.gpkg');
     gdalCli('ogr2ogr', ['-f', 'GPKG', cli, WORLD, '-dialect', 'SQLite', '-sql', `SELECT * FROM world WHERE ${where}`, '-nln', 'cli']);
     assert.equal(r.featureCount, featureCountOf(cli, 'cli'));
-    const names = (file: string, table: string): (string | null)[] => ogrRows(file, `SELECT name_long FROM "${table}" ORDER BY name_long`).map((x) => x.name_long!);
+    const names = (file: string, table: string): (string | null)[] =>
+      ogrRows(file, `SELECT name_long FROM "${table}" ORDER BY name_long`).map((x) => x.name_long!);
     assert.deepEqual(names(r.file, r.layer), names(cli, 'cli'));
     assert.ok(names(r.file, r.layer).includes('Nigeria'));
     assert.match(ogrSo(r.file, r.layer), /Multi Polygon[\s\S]*WGS 84/);
@@ -44,7 +45,11 @@ describe('attribute algorithms in the worker', { skip: skipReason }, () => {
   });
 
   test('field calculator: numbers, text from CASE, replacing a field, on a layer and a table', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'field_calculator', { input: WORLD, field_name: 'pop_m', expression: 'round(pop / 1e6, 1)' });
+    const r = await runIntoGpkg(client, tmp.dir, 'field_calculator', {
+      input: WORLD,
+      field_name: 'pop_m',
+      expression: 'round(pop / 1e6, 1)',
+    });
     const china = ogrNumber(WORLD, "SELECT pop FROM world WHERE iso_a2 = 'CN'");
     assert.equal(ogrNumber(r.file, "SELECT pop_m FROM field_calculator WHERE iso_a2 = 'CN'"), Math.round(china / 1e5) / 10);
     assert.match(ogrSo(r.file, r.layer), /pop_m: Real/);
@@ -54,32 +59,72 @@ describe('attribute algorithms in the worker', { skip: skipReason }, () => {
       client,
       tmp.dir,
       'field_calculator',
-      { input: WORLD, field_name: 'lifespan', field_type: 'text', expression: "CASE WHEN lifeExp >= 80 THEN 'long' WHEN lifeExp IS NULL THEN NULL ELSE 'shorter' END" },
+      {
+        input: WORLD,
+        field_name: 'lifespan',
+        field_type: 'text',
+        expression: "CASE WHEN lifeExp >= 80 THEN 'long' WHEN lifeExp IS NULL THEN NULL ELSE 'shorter' END",
+      },
       'lifespan',
     );
     const rows = ogrRows(text.file, "SELECT iso_a2, lifespan FROM lifespan WHERE iso_a2 IN ('JP', 'NG') ORDER BY iso_a2");
-    assert.deepEqual(rows, [{ iso_a2: 'JP', lifespan: 'long' }, { iso_a2: 'NG', lifespan: 'shorter' }]);
-    assert.ok(text.notes.some((n) => /feature\(s\) got an empty value/.test(n)), 'countries without lifeExp are reported');
+    assert.deepEqual(rows, [
+      { iso_a2: 'JP', lifespan: 'long' },
+      { iso_a2: 'NG', lifespan: 'shorter' },
+    ]);
+    assert.ok(
+      text.notes.some((n) => /feature\(s\) got an empty value/.test(n)),
+      'countries without lifeExp are reported',
+    );
 
-    const replaced = await runIntoGpkg(client, tmp.dir, 'field_calculator', { input: WORLD, field_name: 'POP', field_type: 'integer', expression: 'pop / 1000' }, 'pop_k');
+    const replaced = await runIntoGpkg(
+      client,
+      tmp.dir,
+      'field_calculator',
+      { input: WORLD, field_name: 'POP', field_type: 'integer', expression: 'pop / 1000' },
+      'pop_k',
+    );
     assert.ok(replaced.notes.some((n) => /replaced/.test(n)));
     assert.equal(ogrNumber(replaced.file, "SELECT POP FROM pop_k WHERE iso_a2 = 'CN'"), Math.trunc(china / 1000));
 
-    const table = await runIntoGpkg(client, tmp.dir, 'field_calculator', { input: WB, field_name: 'urban_k', expression: 'urban_pop / 1000.0' }, 'wb_calc');
+    const table = await runIntoGpkg(
+      client,
+      tmp.dir,
+      'field_calculator',
+      { input: WB, field_name: 'urban_k', expression: 'urban_pop / 1000.0' },
+      'wb_calc',
+    );
     const angola = ogrRows(WB, "SELECT urban_pop FROM worldbank_df WHERE iso_a2 = 'AO'")[0]!.urban_pop!;
     assert.ok(relClose(ogrNumber(table.file, "SELECT urban_k FROM wb_calc WHERE iso_a2 = 'AO'"), Number(angola) / 1000, 1e-12));
   });
 
   test('field calculator warns that ST_Area on a degree layer is in degrees', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'field_calculator', { input: WORLD, field_name: 'deg2', expression: 'ST_Area(geom)' }, 'deg');
-    assert.ok(r.notes.some((n) => /degree units.*area_length/.test(n)), r.notes.join('; '));
+    const r = await runIntoGpkg(
+      client,
+      tmp.dir,
+      'field_calculator',
+      { input: WORLD, field_name: 'deg2', expression: 'ST_Area(geom)' },
+      'deg',
+    );
+    assert.ok(
+      r.notes.some((n) => /degree units.*area_length/.test(n)),
+      r.notes.join('; '),
+    );
   });
 
   test('aggregate by continent: a table of sums, means and maxima equal to GROUP BY in ogrinfo', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'aggregate', { input: WORLD, group_by: ['continent'], fields: ['pop', 'lifeExp'], statistics: ['sum', 'mean', 'max'] });
+    const r = await runIntoGpkg(client, tmp.dir, 'aggregate', {
+      input: WORLD,
+      group_by: ['continent'],
+      fields: ['pop', 'lifeExp'],
+      statistics: ['sum', 'mean', 'max'],
+    });
     assert.match(ogrSo(r.file, 'aggregate'), /Geometry: None/);
     const ours = ogrRows(r.file, 'SELECT continent, count, pop_sum, pop_mean, lifeExp_max FROM aggregate ORDER BY continent');
-    const theirs = ogrRows(WORLD, 'SELECT continent, COUNT(*) AS n, SUM(pop) AS s, AVG(pop) AS m, MAX(lifeExp) AS x FROM world GROUP BY continent ORDER BY continent');
+    const theirs = ogrRows(
+      WORLD,
+      'SELECT continent, COUNT(*) AS n, SUM(pop) AS s, AVG(pop) AS m, MAX(lifeExp) AS x FROM world GROUP BY continent ORDER BY continent',
+    );
     assert.equal(ours.length, theirs.length);
     ours.forEach((row, i) => {
       const t = theirs[i]!;
@@ -90,7 +135,13 @@ describe('attribute algorithms in the worker', { skip: skipReason }, () => {
       assert.ok(row.lifeExp_max === t.x || relClose(Number(row.lifeExp_max), Number(t.x), 1e-12));
     });
 
-    const dissolved = await runIntoGpkg(client, tmp.dir, 'aggregate', { input: WORLD, group_by: ['continent'], fields: ['pop'], statistics: ['sum'], geometry: 'dissolve' }, 'agg_geom');
+    const dissolved = await runIntoGpkg(
+      client,
+      tmp.dir,
+      'aggregate',
+      { input: WORLD, group_by: ['continent'], fields: ['pop'], statistics: ['sum'], geometry: 'dissolve' },
+      'agg_geom',
+    );
     assert.match(ogrSo(dissolved.file, 'agg_geom'), /Geometry: Multi Polygon/);
     assert.equal(dissolved.featureCount, theirs.length);
   });

@@ -30,11 +30,14 @@ export class BandReader {
 
   async read(x: number, y: number, w: number, h: number): Promise<BandBlock> {
     const values = (await this.band.pixels.readAsync(x, y, w, h, undefined, { data_type: gdal.GDT_Float64 })) as Float64Array;
-    const valid = this.maskBand ? ((await this.maskBand.pixels.readAsync(x, y, w, h)) as Uint8Array) : new Uint8Array(values.length).fill(1);
+    const valid = this.maskBand
+      ? ((await this.maskBand.pixels.readAsync(x, y, w, h)) as Uint8Array)
+      : new Uint8Array(values.length).fill(1);
     const nodata = this.nodata;
     for (let i = 0; i < values.length; i++) {
       const v = values[i]!;
-      if (v !== v || v === nodata) valid[i] = 0; // NaN, or nodata
+      if (v !== v || v === nodata)
+        valid[i] = 0; // NaN, or nodata
       else if (valid[i] !== 0) valid[i] = 1; // alpha values 1..255 all mean "shown"
     }
     return { values, valid };

@@ -59,12 +59,18 @@ async function bufferInPlace(src: SourceLayer, p: Params, output: string, ctx: A
   try {
     if (p.dissolve) {
       empty = Number((await sourceRow(src, `SELECT COUNT(*) AS n FROM ${src.table} AS a WHERE ${g} IS NULL OR ST_IsEmpty(${g})`)).n ?? 0);
-      await inOnePass(ctx, 0.4, 'Buffering and merging all features', () => writer.append(ds, `SELECT ST_Multi(ST_Union(${grown(g, p)})) AS geom ${from}`));
+      await inOnePass(ctx, 0.4, 'Buffering and merging all features', () =>
+        writer.append(ds, `SELECT ST_Multi(ST_Union(${grown(g, p)})) AS geom ${from}`),
+      );
     } else {
       const select = `SELECT ${[...selectList('a', src.fields), `${grown(g, p)} AS geom`].join(', ')} ${from}`;
       if (src.fid) {
         const fid = `a.${src.fid}`;
-        await inChunks(range, (lo, hi) => writer.append(ds, `${select} AND ${fid} BETWEEN ${lo} AND ${hi}`), ctx, { from: 0.05, to: 0.97, verb: 'Buffered' });
+        await inChunks(range, (lo, hi) => writer.append(ds, `${select} AND ${fid} BETWEEN ${lo} AND ${hi}`), ctx, {
+          from: 0.05,
+          to: 0.97,
+          verb: 'Buffered',
+        });
       } else {
         const what = `Buffering ${range.count.toLocaleString('en-US')} features of ${name} in one pass`;
         await inOnePass(ctx, 0.05, what, () => writer.append(ds, select));
@@ -84,13 +90,22 @@ async function bufferInPlace(src: SourceLayer, p: Params, output: string, ctx: A
 }
 
 /** The same SQL on the workspace copy (`a`, geometry `geom`, fid `fid`). */
-async function bufferStaged({ ws, a }: Single, p: Params, output: string, ctx: AlgorithmContext): Promise<{ target: OutputTarget; notes: string[] }> {
+async function bufferStaged(
+  { ws, a }: Single,
+  p: Params,
+  output: string,
+  ctx: AlgorithmContext,
+): Promise<{ target: OutputTarget; notes: string[] }> {
   refuseUnbufferable(a.source, a.dimension !== null, a.srs);
   const notes = skippedNote(Number((await ws.row('SELECT COUNT(*) AS n FROM a WHERE geom IS NULL OR ST_IsEmpty(geom)')).n ?? 0));
   if (p.dissolve) {
     const target = await createOutput(output, { srs: a.srs, geometryType: 6, fields: [] });
     ctx.progress(0.4, 'Buffering and merging all features');
-    await appendSelect(ws, target, `SELECT ST_Multi(ST_Union(${grown('a.geom', p)})) AS geom FROM a WHERE a.geom IS NOT NULL AND NOT ST_IsEmpty(a.geom)`);
+    await appendSelect(
+      ws,
+      target,
+      `SELECT ST_Multi(ST_Union(${grown('a.geom', p)})) AS geom FROM a WHERE a.geom IS NOT NULL AND NOT ST_IsEmpty(a.geom)`,
+    );
     return { target, notes };
   }
   const target = await createOutput(output, { srs: a.srs, geometryType: 6, fields: a.fields });

@@ -27,11 +27,15 @@ export const runClipRaster: AlgorithmRun = async (params, output, ctx) => {
 
 async function clipToBBox(input: RasterInput, bbox: BBox, bboxCrs: string | undefined, output: string, ctx: AlgorithmContext) {
   const gt = input.ds.geoTransform;
-  if (!gt || gt[2] !== 0 || gt[4] !== 0) throw new BadInputError(`${input.path} is not a north-up georeferenced raster; clip it by mask instead`);
+  if (!gt || gt[2] !== 0 || gt[4] !== 0)
+    throw new BadInputError(`${input.path} is not a north-up georeferenced raster; clip it by mask instead`);
   const srs = input.ds.srs;
   let box = bbox;
   if (bboxCrs) {
-    if (!srs) throw new BadInputError(`${input.path} has no CRS, so a bbox in ${bboxCrs} cannot be placed on it; give the bbox in its own coordinates`);
+    if (!srs)
+      throw new BadInputError(
+        `${input.path} has no CRS, so a bbox in ${bboxCrs} cannot be placed on it; give the bbox in its own coordinates`,
+      );
     const from = parseUserCrs(bboxCrs, 'bbox CRS');
     if (!from.isSame(srs)) {
       const t = transformBBox(bbox, from, srs);
@@ -41,9 +45,16 @@ async function clipToBBox(input: RasterInput, bbox: BBox, bboxCrs: string | unde
   }
   const { x: width, y: height } = input.ds.rasterSize;
   const extent = extentFromGeoTransform(gt, width, height);
-  const clipped: BBox = [Math.max(box[0], extent[0]), Math.max(box[1], extent[1]), Math.min(box[2], extent[2]), Math.min(box[3], extent[3])];
+  const clipped: BBox = [
+    Math.max(box[0], extent[0]),
+    Math.max(box[1], extent[1]),
+    Math.min(box[2], extent[2]),
+    Math.min(box[3], extent[3]),
+  ];
   if (clipped[0] >= clipped[2] || clipped[1] >= clipped[3]) {
-    throw new BadInputError(`The bbox [${box.map((v) => +v.toFixed(6)).join(', ')}] does not overlap the raster, whose extent is [${extent.map((v) => +v.toFixed(6)).join(', ')}]`);
+    throw new BadInputError(
+      `The bbox [${box.map((v) => +v.toFixed(6)).join(', ')}] does not overlap the raster, whose extent is [${extent.map((v) => +v.toFixed(6)).join(', ')}]`,
+    );
   }
   // Whole pixels that the box touches, on the source grid.
   const col0 = Math.max(0, Math.floor((clipped[0] - gt[0]!) / gt[1]! + 1e-9));
@@ -57,13 +68,22 @@ async function clipToBBox(input: RasterInput, bbox: BBox, bboxCrs: string | unde
   throwIfCancelled(ctx.signal);
   let out;
   try {
-    out = await gdal.translateAsync(output, input.ds, [...GTIFF_ARGS, '-srcwin', String(col0), String(row0), String(w), String(h)], gdalProgress(ctx, 'Clipping'));
+    out = await gdal.translateAsync(
+      output,
+      input.ds,
+      [...GTIFF_ARGS, '-srcwin', String(col0), String(row0), String(w), String(h)],
+      gdalProgress(ctx, 'Clipping'),
+    );
   } catch (err) {
     throw new BadInputError(`Cannot clip ${input.path}: ${gdalReason(err, input.path)}`);
   }
   out.close();
   ctx.progress(1, `Clipped to ${w} × ${h} pixels`);
-  return { output, featureCount: null, notes: [`${w} × ${h} pixels (columns ${col0}–${col0 + w - 1}, rows ${row0}–${row0 + h - 1} of the source)`] };
+  return {
+    output,
+    featureCount: null,
+    notes: [`${w} × ${h} pixels (columns ${col0}–${col0 + w - 1}, rows ${row0}–${row0 + h - 1} of the source)`],
+  };
 }
 
 async function clipToMask(
@@ -79,7 +99,8 @@ async function clipToMask(
   try {
     maskLayer = mask.layer.name;
     const type = gdal.Geometry.getName(mask.layer.geomType).toUpperCase();
-    if (!/POLYGON|SURFACE|UNKNOWN|GEOMETRY/.test(type)) throw new BadInputError(`The mask ${mask.path} holds ${type.toLowerCase()}s; a clip mask needs polygons`);
+    if (!/POLYGON|SURFACE|UNKNOWN|GEOMETRY/.test(type))
+      throw new BadInputError(`The mask ${mask.path} holds ${type.toLowerCase()}s; a clip mask needs polygons`);
     polygons = mask.layer.features.count();
     if (polygons === 0) throw new BadInputError(`The mask ${mask.path} has no features`);
   } finally {
@@ -89,9 +110,12 @@ async function clipToMask(
   const nodata = band1.noDataValue ?? defaultNodata(band1.dataType);
   const args = [
     ...GTIFF_ARGS,
-    '-cutline', parseSource(maskSource).path,
-    '-cl', maskLayer,
-    '-dstnodata', String(nodata),
+    '-cutline',
+    parseSource(maskSource).path,
+    '-cl',
+    maskLayer,
+    '-dstnodata',
+    String(nodata),
     ...(p.crop_to_cutline ? ['-crop_to_cutline'] : []),
     ...(p.all_touched ? ['-wo', 'CUTLINE_ALL_TOUCHED=TRUE'] : []),
   ];

@@ -17,7 +17,9 @@ export const runContours: AlgorithmRun = async (params, output, ctx) => {
     throwIfCancelled(ctx.signal);
     const levels = levelCount(valueRange(band), p.interval, p.base);
     if (levels > 10_000) {
-      throw new BadInputError(`An interval of ${p.interval} gives about ${levels.toLocaleString('en-US')} contour levels over this raster's value range; choose a larger interval`);
+      throw new BadInputError(
+        `An interval of ${p.interval} gives about ${levels.toLocaleString('en-US')} contour levels over this raster's value range; choose a larger interval`,
+      );
     }
     const mem = memoryLayer(layerName, input.ds.srs, gdal.wkbLineString);
     try {

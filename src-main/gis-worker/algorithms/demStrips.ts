@@ -54,7 +54,10 @@ export interface DemStripJob {
   label: string;
 }
 
-export async function demByLatitudeStrips(job: DemStripJob, ctx: AlgorithmContext): Promise<{ width: number; height: number; strips: number }> {
+export async function demByLatitudeStrips(
+  job: DemStripJob,
+  ctx: AlgorithmContext,
+): Promise<{ width: number; height: number; strips: number }> {
   const { x: width, y: height } = job.src.rasterSize;
   const gt = job.src.geoTransform!;
   const hillshade = job.mode === 'hillshade';
@@ -79,9 +82,20 @@ export async function demByLatitudeStrips(job: DemStripJob, ctx: AlgorithmContex
       const ew = gt[1]! * m.x;
       const ns = gt[5]! * m.y;
       const vrt = await gdal.translateAsync('', job.src, [
-        '-of', 'VRT', '-b', String(job.band),
-        '-srcwin', '0', String(r0), String(width), String(r1 - r0),
-        '-a_ullr', '0', '0', String(width * ew), String((r1 - r0) * ns),
+        '-of',
+        'VRT',
+        '-b',
+        String(job.band),
+        '-srcwin',
+        '0',
+        String(r0),
+        String(width),
+        String(r1 - r0),
+        '-a_ullr',
+        '0',
+        '0',
+        String(width * ew),
+        String((r1 - r0) * ns),
       ]);
       let shaded: Dataset | null = null;
       try {

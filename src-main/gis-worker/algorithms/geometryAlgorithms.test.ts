@@ -28,7 +28,10 @@ describe('geometry algorithms in the worker', { skip: skipReason }, () => {
     const africa = ogrRows(r.file, "SELECT continent, feature_count FROM dissolve WHERE continent = 'Africa'")[0]!;
     assert.equal(Number(africa.feature_count), ogrNumber(WORLD, "SELECT COUNT(*) FROM world WHERE continent = 'Africa'"));
     const summed = area6933(WORLD, 'world', "continent = 'Africa'");
-    assert.ok(relClose(area6933(r.file, 'dissolve', "continent = 'Africa'"), summed, 1e-4), 'countries do not overlap: the union keeps their area');
+    assert.ok(
+      relClose(area6933(r.file, 'dissolve', "continent = 'Africa'"), summed, 1e-4),
+      'countries do not overlap: the union keeps their area',
+    );
     assert.match(ogrSo(r.file, 'dissolve'), /Geometry: Multi Polygon[\s\S]*GEOGCRS\["WGS 84"/);
   });
 
@@ -44,7 +47,10 @@ describe('geometry algorithms in the worker', { skip: skipReason }, () => {
     assert.equal(r.featureCount, 100);
     assert.match(ogrSo(r.file, 'centroids'), /Geometry: Point[\s\S]*NAD27/);
     const ours = ogrRows(r.file, "SELECT ST_X(geom) AS x, ST_Y(geom) AS y FROM centroids WHERE NAME = 'Mecklenburg'")[0]!;
-    const gdals = ogrRows(NC, `SELECT ST_X(ST_Centroid(geom)) AS x, ST_Y(ST_Centroid(geom)) AS y FROM "nc.gpkg" WHERE NAME = 'Mecklenburg'`)[0]!;
+    const gdals = ogrRows(
+      NC,
+      `SELECT ST_X(ST_Centroid(geom)) AS x, ST_Y(ST_Centroid(geom)) AS y FROM "nc.gpkg" WHERE NAME = 'Mecklenburg'`,
+    )[0]!;
     assert.ok(Math.abs(Number(ours.x) - Number(gdals.x)) < 1e-9 && Math.abs(Number(ours.y) - Number(gdals.y)) < 1e-9);
     // Charlotte is the county seat, about 35.23 N 80.84 W.
     assert.ok(Math.abs(Number(ours.x) + 80.83) < 0.1 && Math.abs(Number(ours.y) - 35.25) < 0.1);
@@ -54,7 +60,10 @@ describe('geometry algorithms in the worker', { skip: skipReason }, () => {
     const r = await runIntoGpkg(client, tmp.dir, 'centroids', { input: fixture('trin_inca_pl03.shp'), inside: true }, 'trin_pts');
     const withGeometry = ogrNumber(fixture('trin_inca_pl03.shp'), 'SELECT COUNT(*) FROM trin_inca_pl03 WHERE GEOMETRY IS NOT NULL');
     assert.equal(r.featureCount, withGeometry);
-    assert.ok(r.notes.some((n) => /1 feature\(s\) without geometry were skipped/.test(n)), r.notes.join('; '));
+    assert.ok(
+      r.notes.some((n) => /1 feature\(s\) without geometry were skipped/.test(n)),
+      r.notes.join('; '),
+    );
   });
 
   test('simplify: GDAL’s own topology-preserving simplification in metres, CRS kept', async () => {
@@ -81,7 +90,8 @@ describe('geometry algorithms in the worker', { skip: skipReason }, () => {
     assert.equal(featureCountOf(gj.output, 'nc_json'), 100);
     assert.match(ogrSo(gj.output, 'nc_json'), /GEOGCRS\["WGS 84"/);
     assert.ok(gj.notes.some((n) => /RFC 7946/.test(n)));
-    const bir = (file: string, layer: string): string | null => ogrRows(file, `SELECT BIR74 FROM "${layer}" WHERE NAME = 'Ashe'`)[0]!.BIR74!;
+    const bir = (file: string, layer: string): string | null =>
+      ogrRows(file, `SELECT BIR74 FROM "${layer}" WHERE NAME = 'Ashe'`)[0]!.BIR74!;
     assert.equal(Number(bir(gj.output, 'nc_json')), Number(bir(NC, 'nc.gpkg')));
 
     const shp = await runIntoGpkg(client, tmp.dir, 'convert_format', { input: NC, format: 'shapefile' }, 'nc_shp');
@@ -115,7 +125,10 @@ describe('geometry algorithms in the worker', { skip: skipReason }, () => {
     const ours = ogrRows(r.file, "SELECT area_km2, perimeter_km FROM nc_measured WHERE NAME = 'Mecklenburg'")[0]!;
     const ea = area6933(NC, 'nc.gpkg', "NAME = 'Mecklenburg'");
     // Mecklenburg lies at 80.8° W, on UTM 17N's central meridian (scale 0.9996): UTM is nearly true there.
-    const utm = ogrRows(NC, `SELECT ST_Area(ST_Transform(geom, 32617)) / 1e6 AS a, ST_Perimeter(ST_Transform(geom, 32617)) / 1e3 AS p FROM "nc.gpkg" WHERE NAME = 'Mecklenburg'`)[0]!;
+    const utm = ogrRows(
+      NC,
+      `SELECT ST_Area(ST_Transform(geom, 32617)) / 1e6 AS a, ST_Perimeter(ST_Transform(geom, 32617)) / 1e3 AS p FROM "nc.gpkg" WHERE NAME = 'Mecklenburg'`,
+    )[0]!;
     assert.ok(relClose(Number(ours.area_km2), ea, 1e-3), `${ours.area_km2} vs equal-area ${ea}`);
     assert.ok(relClose(Number(ours.area_km2), Number(utm.a), 2e-3), `${ours.area_km2} vs UTM ${utm.a}`);
     assert.ok(relClose(Number(ours.perimeter_km), Number(utm.p), 1e-3), `${ours.perimeter_km} vs UTM ${utm.p}`);

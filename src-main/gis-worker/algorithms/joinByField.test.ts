@@ -26,36 +26,62 @@ describe('join attributes by field value', { skip: skipReason }, () => {
   const { tmp } = workerSuite((started) => (client = started));
 
   test('worldbank_df.csv joined to world.gpkg by iso_a2: values of named countries equal the CSV rows', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'join_by_field', { input: WORLD, table: WB, input_keys: 'iso_a2', table_keys: 'iso_a2' }, 'world_wb');
+    const r = await runIntoGpkg(
+      client,
+      tmp.dir,
+      'join_by_field',
+      { input: WORLD, table: WB, input_keys: 'iso_a2', table_keys: 'iso_a2' },
+      'world_wb',
+    );
     assert.equal(r.featureCount, ogrNumber(WORLD, 'SELECT COUNT(*) FROM world'));
     assert.match(ogrSo(r.file, 'world_wb'), /Multi Polygon[\s\S]*WGS 84[\s\S]*HDI: Real[\s\S]*urban_pop: Integer/);
-    for (const [iso, country] of [['AO', 'Angola'], ['DE', 'Germany'], ['BR', 'Brazil'], ['IN', 'India'], ['NO', 'Norway']] as const) {
+    for (const [iso, country] of [
+      ['AO', 'Angola'],
+      ['DE', 'Germany'],
+      ['BR', 'Brazil'],
+      ['IN', 'India'],
+      ['NO', 'Norway'],
+    ] as const) {
       const joined = ogrRows(r.file, `SELECT name_long, ${NUMERIC.join(', ')} FROM world_wb WHERE iso_a2 = '${iso}'`)[0]!;
       const row = ogrRows(WB, `SELECT ${NUMERIC.join(', ')} FROM worldbank_df WHERE name = '${country}'`)[0]!;
       assert.equal(joined.name_long, country);
-      for (const field of NUMERIC) assert.equal(joined[field] === null ? null : Number(joined[field]), csvValue(row[field]!), `${country} ${field}`);
+      for (const field of NUMERIC)
+        assert.equal(joined[field] === null ? null : Number(joined[field]), csvValue(row[field]!), `${country} ${field}`);
     }
     // Namibia's ISO code is "NA": the CSV quotes it, unlike R's missing values. It must join.
-    const namibiaLine = readFileSync(WB, 'utf8').split('\n').find((l) => l.startsWith('Namibia,'))!;
+    const namibiaLine = readFileSync(WB, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('Namibia,'))!;
     assert.match(namibiaLine, /^Namibia,"NA",0\.606,1083022,/);
     const namibia = ogrRows(r.file, "SELECT HDI, urban_pop FROM world_wb WHERE name_long = 'Namibia'")[0]!;
     assert.deepEqual(namibia, { HDI: '0.606', urban_pop: '1083022' });
   });
 
   test('the report names the keys that did not join, on both sides', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'join_by_field', { input: WORLD, table: WB, input_keys: 'iso_a2', table_keys: 'iso_a2' }, 'world_wb2');
+    const r = await runIntoGpkg(
+      client,
+      tmp.dir,
+      'join_by_field',
+      { input: WORLD, table: WB, input_keys: 'iso_a2', table_keys: 'iso_a2' },
+      'world_wb2',
+    );
     const report = r.report as Record<string, unknown>;
     // Kosovo is XK in world.gpkg; the CSV has Kosovo with no code (unquoted NA) and no XK.
     assert.equal(ogrNumber(WORLD, "SELECT COUNT(*) FROM world WHERE iso_a2 = 'XK'"), 1);
     assert.ok(!/,XK,/.test(readFileSync(WB, 'utf8')));
     assert.deepEqual(report.input_keys_without_match, ['XK']);
     assert.equal(report.input_features_with_empty_key, ogrNumber(WORLD, 'SELECT COUNT(*) FROM world WHERE iso_a2 IS NULL'));
-    const missingCodes = readFileSync(WB, 'utf8').split('\n').filter((l) => /^[^,"]*,NA,/.test(l)).length;
+    const missingCodes = readFileSync(WB, 'utf8')
+      .split('\n')
+      .filter((l) => /^[^,"]*,NA,/.test(l)).length;
     assert.equal(report.table_rows_with_empty_key, missingCodes);
     assert.equal(report.matched_features, 177 - 1 - Number(report.input_features_with_empty_key));
     assert.equal(report.table_keys_without_match_count, 0);
     assert.deepEqual(report.duplicated_table_keys, []);
-    assert.ok(r.notes.some((n) => /their keys: 'XK'/.test(n)), r.notes.join('; '));
+    assert.ok(
+      r.notes.some((n) => /their keys: 'XK'/.test(n)),
+      r.notes.join('; '),
+    );
   });
 
   test('keys compare as trimmed text, case-insensitively on request; duplicates are reported, the first row wins', async () => {
@@ -67,9 +93,25 @@ describe('join attributes by field value', { skip: skipReason }, () => {
     const germany = row('Germany');
     const albania = row('Albania');
     const csv = path.join(tmp.dir, 'rekeyed.csv');
-    writeFileSync(csv, ['code,HDI,urban_pop', `" ao ",${angola[2]},${angola[3]}`, `"de ",${germany[2]},${germany[3]}`, `ao,${albania[2]},${albania[3]}`, 'zz,1,2', ''].join('\n'));
+    writeFileSync(
+      csv,
+      [
+        'code,HDI,urban_pop',
+        `" ao ",${angola[2]},${angola[3]}`,
+        `"de ",${germany[2]},${germany[3]}`,
+        `ao,${albania[2]},${albania[3]}`,
+        'zz,1,2',
+        '',
+      ].join('\n'),
+    );
 
-    const strict = await runIntoGpkg(client, tmp.dir, 'join_by_field', { input: WORLD, table: csv, input_keys: 'iso_a2', table_keys: 'code' }, 'strict');
+    const strict = await runIntoGpkg(
+      client,
+      tmp.dir,
+      'join_by_field',
+      { input: WORLD, table: csv, input_keys: 'iso_a2', table_keys: 'code' },
+      'strict',
+    );
     assert.equal((strict.report as Record<string, unknown>).matched_features, 0);
 
     const loose = await runIntoGpkg(
@@ -93,17 +135,33 @@ describe('join attributes by field value', { skip: skipReason }, () => {
       client,
       tmp.dir,
       'join_by_field',
-      { input: WORLD, table: WORLD, input_keys: ['iso_a2', 'name_long'], table_keys: ['ISO_A2', 'NAME_LONG'], fields: ['pop'], prefix: 'w_' },
+      {
+        input: WORLD,
+        table: WORLD,
+        input_keys: ['iso_a2', 'name_long'],
+        table_keys: ['ISO_A2', 'NAME_LONG'],
+        fields: ['pop'],
+        prefix: 'w_',
+      },
       'self',
     );
     const withCode = ogrNumber(WORLD, 'SELECT COUNT(*) FROM world WHERE iso_a2 IS NOT NULL');
     assert.equal((r.report as Record<string, unknown>).matched_features, withCode);
-    assert.equal(ogrNumber(r.file, 'SELECT COUNT(*) FROM self WHERE w_pop = pop'), ogrNumber(WORLD, 'SELECT COUNT(*) FROM world WHERE pop IS NOT NULL AND iso_a2 IS NOT NULL'));
+    assert.equal(
+      ogrNumber(r.file, 'SELECT COUNT(*) FROM self WHERE w_pop = pop'),
+      ogrNumber(WORLD, 'SELECT COUNT(*) FROM world WHERE pop IS NOT NULL AND iso_a2 IS NOT NULL'),
+    );
   });
 
   test('mismatched key lists and unknown fields are the person’s to fix', async () => {
     await assert.rejects(
-      runIntoGpkg(client, tmp.dir, 'join_by_field', { input: WORLD, table: WB, input_keys: ['iso_a2', 'name_long'], table_keys: 'iso_a2' }, 'bad1'),
+      runIntoGpkg(
+        client,
+        tmp.dir,
+        'join_by_field',
+        { input: WORLD, table: WB, input_keys: ['iso_a2', 'name_long'], table_keys: 'iso_a2' },
+        'bad1',
+      ),
       /input_keys has 2 field\(s\) but table_keys has 1/,
     );
     await assert.rejects(

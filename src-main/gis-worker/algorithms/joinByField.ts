@@ -50,7 +50,9 @@ export const runJoinByField: AlgorithmRun = async (params, output, ctx) => {
   const inputKeyNames = asList(p.input_keys);
   const tableKeyNames = asList(p.table_keys);
   if (inputKeyNames.length !== tableKeyNames.length) {
-    throw new BadInputError(`input_keys has ${inputKeyNames.length} field(s) but table_keys has ${tableKeyNames.length}; give one table key per input key`);
+    throw new BadInputError(
+      `input_keys has ${inputKeyNames.length} field(s) but table_keys has ${tableKeyNames.length}; give one table key per input key`,
+    );
   }
   const opts = { caseInsensitive: p.case_insensitive };
 
@@ -233,7 +235,11 @@ function joinNotes(
   table: TableData,
   keepUnmatched: boolean,
 ): string[] {
-  const list = (items: string[], total: number): string => `${items.slice(0, 20).map((k) => `'${k}'`).join(', ')}${total > 20 ? ` and ${total - 20} more` : ''}`;
+  const list = (items: string[], total: number): string =>
+    `${items
+      .slice(0, 20)
+      .map((k) => `'${k}'`)
+      .join(', ')}${total > 20 ? ` and ${total - 20} more` : ''}`;
   const notes = [`Joined ${r.matched_features} of ${r.input_features} features to rows of ${path.basename(table.path)}`];
   if (r.input_keys_without_match_count) {
     notes.push(
@@ -242,10 +248,15 @@ function joinNotes(
   }
   if (r.input_features_with_empty_key) notes.push(`${r.input_features_with_empty_key} feature(s) have an empty key`);
   if (r.table_keys_without_match_count) {
-    notes.push(`${r.table_keys_without_match_count} table key(s) match no feature: ${list(r.table_keys_without_match, r.table_keys_without_match_count)}`);
+    notes.push(
+      `${r.table_keys_without_match_count} table key(s) match no feature: ${list(r.table_keys_without_match, r.table_keys_without_match_count)}`,
+    );
   }
   if (r.duplicated_table_keys_count) {
-    const dups = r.duplicated_table_keys.slice(0, 20).map((d) => `'${d.key}' (${d.rows} rows)`).join(', ');
+    const dups = r.duplicated_table_keys
+      .slice(0, 20)
+      .map((d) => `'${d.key}' (${d.rows} rows)`)
+      .join(', ');
     const more = r.duplicated_table_keys_count > 20 ? ` and ${r.duplicated_table_keys_count - 20} more` : '';
     notes.push(`${r.duplicated_table_keys_count} key(s) occur more than once in the table, the first row was used: ${dups}${more}`);
   }

@@ -21,7 +21,8 @@ export const runCentroids: AlgorithmRun = async (params, output, ctx) => {
       `SELECT * FROM (SELECT ${[...selectList('a', a.fields), `${point} AS geom`].join(', ')} FROM a WHERE a.fid BETWEEN ${lo} AND ${hi}) WHERE geom IS NOT NULL`;
     await appendInChunks(ws, target, a, sql, ctx, { from: 0.3, to: 0.98, verb: p.inside ? 'Points on surface' : 'Centroids' });
     const notes = [];
-    if (a.srs?.isGeographic() && !p.inside) notes.push('Centroids were computed in degrees (the layer CRS); for large features reproject first for a true centre');
+    if (a.srs?.isGeographic() && !p.inside)
+      notes.push('Centroids were computed in degrees (the layer CRS); for large features reproject first for a true centre');
     const empty = Number((await ws.row('SELECT COUNT(*) AS n FROM a WHERE geom IS NULL OR ST_IsEmpty(geom)')).n ?? 0);
     if (empty) notes.push(`${empty} feature(s) without geometry were skipped`);
     return { target, notes };
@@ -42,7 +43,8 @@ export const runAreaLength: AlgorithmRun = async (params, output, ctx) => {
   const p = areaLength.params.extend({ input: z.string() }).parse(params);
   return runSingle(p.input, ctx, {}, async ({ ws, a }) => {
     const name = path.basename(a.source);
-    if (a.dimension === null || a.dimension === 0) throw new BadInputError(`${name} holds ${dimensionName(a.dimension)}; areas and lengths need lines or polygons`);
+    if (a.dimension === null || a.dimension === 0)
+      throw new BadInputError(`${name} holds ${dimensionName(a.dimension)}; areas and lengths need lines or polygons`);
     if (!a.srs) throw new BadInputError(`${name} has no CRS, so true areas and lengths cannot be known; set its CRS first`);
     await ws.enableGeodesic();
     const added: { spec: FieldSpec; sql: string }[] = [];

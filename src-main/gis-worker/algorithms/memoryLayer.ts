@@ -24,7 +24,12 @@ export async function saveAsGeoPackage(
   extraArgs: string[] = [],
   from = 0.8,
 ): Promise<number> {
-  const out = await gdal.vectorTranslateAsync(path, mem, ['-f', 'GPKG', '-nln', name, ...extraArgs, name], gdalProgress(ctx, message, from, 1));
+  const out = await gdal.vectorTranslateAsync(
+    path,
+    mem,
+    ['-f', 'GPKG', '-nln', name, ...extraArgs, name],
+    gdalProgress(ctx, message, from, 1),
+  );
   try {
     return out.layers.get(0).features.count();
   } finally {

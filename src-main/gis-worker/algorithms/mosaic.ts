@@ -23,7 +23,8 @@ export const runMosaic: AlgorithmRun = async (params, output, ctx) => {
       }
       const otherSrs = other.ds.srs;
       if (!srs || !otherSrs) {
-        if (srs || otherSrs) throw new BadInputError(`${srs ? other.path : first.path} has no CRS while the others have one; assign its CRS first`);
+        if (srs || otherSrs)
+          throw new BadInputError(`${srs ? other.path : first.path} has no CRS while the others have one; assign its CRS first`);
       } else if (!otherSrs.isSame(srs)) sameCrs = false;
     }
     throwIfCancelled(ctx.signal);
@@ -42,11 +43,18 @@ export const runMosaic: AlgorithmRun = async (params, output, ctx) => {
     if (p.nodata !== undefined) args.push('-dstnodata', String(p.nodata));
     else if (firstNodata === null) {
       const anyNodata = inputs.some((r) => r.ds.bands.get(1).noDataValue !== null);
-      if (anyNodata) args.push('-dstnodata', String(inputs.find((r) => r.ds.bands.get(1).noDataValue !== null)!.ds.bands.get(1).noDataValue));
+      if (anyNodata)
+        args.push('-dstnodata', String(inputs.find((r) => r.ds.bands.get(1).noDataValue !== null)!.ds.bands.get(1).noDataValue));
     }
     let out;
     try {
-      out = await gdal.warpAsync(output, null, inputs.map((r) => r.ds), args, gdalProgress(ctx, `Mosaicking ${inputs.length} rasters`));
+      out = await gdal.warpAsync(
+        output,
+        null,
+        inputs.map((r) => r.ds),
+        args,
+        gdalProgress(ctx, `Mosaicking ${inputs.length} rasters`),
+      );
     } catch (err) {
       throw new BadInputError(`Cannot mosaic ${inputs.map((r) => r.path).join(', ')}: ${gdalReason(err)}`);
     }

@@ -23,12 +23,24 @@ import { assumedNote, bboxFilter, type FieldSpec, type StagedLayer, withVectorIn
 
 const twoLayers = { input: z.string(), overlay: z.string() };
 
-function overlayRun(params: { input: string; overlay: string }, ctx: AlgorithmContext, work: Parameters<typeof runPair>[4], secondFields?: PairOptions['secondFields']) {
-  return runPair({ param: 'input', source: params.input }, { param: 'overlay', source: params.overlay }, ctx, { makeValid: 'both', ...(secondFields ? { secondFields } : {}) }, work);
+function overlayRun(
+  params: { input: string; overlay: string },
+  ctx: AlgorithmContext,
+  work: Parameters<typeof runPair>[4],
+  secondFields?: PairOptions['secondFields'],
+) {
+  return runPair(
+    { param: 'input', source: params.input },
+    { param: 'overlay', source: params.overlay },
+    ctx,
+    { makeValid: 'both', ...(secondFields ? { secondFields } : {}) },
+    work,
+  );
 }
 
 function requirePolygons(layer: StagedLayer, what: string): void {
-  if (layer.dimension !== 2) throw new BadInputError(`'${what}' must be a polygon layer; ${path.basename(layer.source)} holds ${dimensionName(layer.dimension)}`);
+  if (layer.dimension !== 2)
+    throw new BadInputError(`'${what}' must be a polygon layer; ${path.basename(layer.source)} holds ${dimensionName(layer.dimension)}`);
 }
 
 export function dimensionName(d: number | null): string {
@@ -94,13 +106,15 @@ export const runClip: AlgorithmRun = async (params, output, ctx) => {
       const first = inputs.input!;
       const second = inputs.overlay!;
       const direct = sourceLayer(first);
-      const { a, u, notes } = direct && attachable(direct) ? await clipInPlace(ws, direct, second, ctx) : await clipStaged(ws, first, second, ctx);
+      const { a, u, notes } =
+        direct && attachable(direct) ? await clipInPlace(ws, direct, second, ctx) : await clipStaged(ws, first, second, ctx);
       throwIfCancelled(ctx.signal);
       const writer = await OutputWriter.create(output, { srs: a.srs, geometryType: multiType(a.dimension), fields: a.fields });
       try {
         const ds = ws.dataset();
         // An overlay without polygons covers nothing: the output stays empty.
-        if (u) await inChunks(a.range, (lo, hi) => writer.append(ds, clipSql(a, u, lo, hi)), ctx, { from: 0.3, to: 0.97, verb: 'Clipping' });
+        if (u)
+          await inChunks(a.range, (lo, hi) => writer.append(ds, clipSql(a, u, lo, hi)), ctx, { from: 0.3, to: 0.97, verb: 'Clipping' });
         ctx.progress(0.98, 'Writing the spatial index');
         await writer.close();
       } catch (err) {
@@ -113,8 +127,17 @@ export const runClip: AlgorithmRun = async (params, output, ctx) => {
 };
 
 /** The input stays where it is: only the overlay is staged, and the input attached to the workspace. */
-async function clipInPlace(ws: Workspace, first: SourceLayer, second: VectorInput, ctx: AlgorithmContext): Promise<{ a: ClipInput; u: StagedLayer | null; notes: string[] }> {
-  const { b, notes } = await stageSecond(ws, { srs: first.srs, path: first.input.path }, second, ctx, { makeValid: true, from: 0.02, to: 0.2 });
+async function clipInPlace(
+  ws: Workspace,
+  first: SourceLayer,
+  second: VectorInput,
+  ctx: AlgorithmContext,
+): Promise<{ a: ClipInput; u: StagedLayer | null; notes: string[] }> {
+  const { b, notes } = await stageSecond(ws, { srs: first.srs, path: first.input.path }, second, ctx, {
+    makeValid: true,
+    from: 0.02,
+    to: 0.2,
+  });
   const dimension = await sourceDimension(first);
   // The output is in the input's CRS; when only the overlay knows one, it is that one.
   const srs = first.srs ?? b.srs;
@@ -125,16 +148,34 @@ async function clipInPlace(ws: Workspace, first: SourceLayer, second: VectorInpu
   const range = await fidRange(first);
   const u = await mergedOverlay(ws, b, ctx, 0.2);
   ws.attach(first.input.path, 'src');
-  const a: ClipInput = { from: `src.${first.table}`, geom: first.geom, fid: first.fid!, fields: first.fields, dimension: dimension!, srs, range, valid: false };
+  const a: ClipInput = {
+    from: `src.${first.table}`,
+    geom: first.geom,
+    fid: first.fid!,
+    fields: first.fields,
+    dimension: dimension!,
+    srs,
+    range,
+    valid: false,
+  };
   return { a, u, notes };
 }
 
 /** Both layers staged (the input made valid on the way in), as every overlay does. */
-async function clipStaged(ws: Workspace, first: VectorInput, second: VectorInput, ctx: AlgorithmContext): Promise<{ a: ClipInput; u: StagedLayer | null; notes: string[] }> {
+async function clipStaged(
+  ws: Workspace,
+  first: VectorInput,
+  second: VectorInput,
+  ctx: AlgorithmContext,
+): Promise<{ a: ClipInput; u: StagedLayer | null; notes: string[] }> {
   const { a, b, notes } = await stagePair(ws, first, second, ctx, { makeValid: 'both' });
   requirePolygons(b, 'overlay');
   const u = await mergedOverlay(ws, b, ctx, 0.3);
-  return { a: { from: 'a', geom: 'geom', fid: 'fid', fields: a.fields, dimension: a.dimension!, srs: a.srs, range: a, valid: true }, u, notes };
+  return {
+    a: { from: 'a', geom: 'geom', fid: 'fid', fields: a.fields, dimension: a.dimension!, srs: a.srs, range: a, valid: true },
+    u,
+    notes,
+  };
 }
 
 async function mergedOverlay(ws: Workspace, b: StagedLayer, ctx: AlgorithmContext, at: number): Promise<StagedLayer | null> {
@@ -204,10 +245,22 @@ export const runIntersection: AlgorithmRun = async (params, output, ctx) => {
         geometryType: multiType(dim),
         fields: [...a.fields, ...b.fields.map((f, i) => ({ ...f, name: bNames[i]! }))],
       });
-      await appendInChunks(ws, target, a, (lo, hi) => intersectionSql(a, b, bNames, dim, lo, hi), ctx, { from: 0.3, to: 0.98, verb: 'Intersecting' });
+      await appendInChunks(ws, target, a, (lo, hi) => intersectionSql(a, b, bNames, dim, lo, hi), ctx, {
+        from: 0.3,
+        to: 0.98,
+        verb: 'Intersecting',
+      });
       return { target, notes: renamedNote(b, bNames) };
     },
-    keep ? (names) => resolveFields(keep, names.map((name) => ({ name, type: '', width: 0, precision: 0 })), 'overlay_fields', p.overlay).map((f) => f.name) : undefined,
+    keep
+      ? (names) =>
+          resolveFields(
+            keep,
+            names.map((name) => ({ name, type: '', width: 0, precision: 0 })),
+            'overlay_fields',
+            p.overlay,
+          ).map((f) => f.name)
+      : undefined,
   );
 };
 
@@ -222,8 +275,16 @@ export const runUnion: AlgorithmRun = async (params, output, ctx) => {
       geometryType: multiType(2),
       fields: [...a.fields, ...b.fields.map((f, i) => ({ ...f, name: bNames[i]! }))],
     });
-    await appendInChunks(ws, target, a, (lo, hi) => intersectionSql(a, b, bNames, 2, lo, hi), ctx, { from: 0.3, to: 0.55, verb: 'Union: overlaps' });
-    await appendInChunks(ws, target, a, (lo, hi) => cutSql(a, b, 'ST_Difference', lo, hi), ctx, { from: 0.55, to: 0.75, verb: 'Union: input outside overlay' });
+    await appendInChunks(ws, target, a, (lo, hi) => intersectionSql(a, b, bNames, 2, lo, hi), ctx, {
+      from: 0.3,
+      to: 0.55,
+      verb: 'Union: overlaps',
+    });
+    await appendInChunks(ws, target, a, (lo, hi) => cutSql(a, b, 'ST_Difference', lo, hi), ctx, {
+      from: 0.55,
+      to: 0.75,
+      verb: 'Union: input outside overlay',
+    });
     // The same cut the other way round: b's fields under their output names, a's left empty.
     const bOnly = (lo: number, hi: number): string =>
       nonEmpty(

@@ -38,25 +38,39 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
 
   test('clip: counties cut to the Natural Earth USA coastline, reprojected from WGS 84 to NAD27', async () => {
     const progress: number[] = [];
-    const r = await runIntoGpkg(client, tmp.dir, 'clip', { input: NC, overlay: COUNTRIES }, 'clip', { onProgress: (f) => progress.push(f) });
+    const r = await runIntoGpkg(client, tmp.dir, 'clip', { input: NC, overlay: COUNTRIES }, 'clip', {
+      onProgress: (f) => progress.push(f),
+    });
     const referee = ogrNumber(ref, 'SELECT COUNT(*) FROM a WHERE EXISTS (SELECT 1 FROM b WHERE ST_Intersects(a.geom, b.geom))');
     assert.equal(r.featureCount, referee);
     assert.equal(featureCountOf(r.file, r.layer), referee);
     assert.match(ogrSo(r.file, r.layer), /GEOGCRS\["NAD27"[\s\S]*Multi Polygon|Multi Polygon[\s\S]*GEOGCRS\["NAD27"/);
-    assert.ok(r.notes.some((n) => /countries\.fgb was reprojected .*EPSG:4267/.test(n)), r.notes.join('; '));
+    assert.ok(
+      r.notes.some((n) => /countries\.fgb was reprojected .*EPSG:4267/.test(n)),
+      r.notes.join('; '),
+    );
     assert.ok(relClose(area(r.file, r.layer), ncUsArea, 1e-4), `clipped area ${area(r.file, r.layer)} vs ${ncUsArea}`);
     // An inland county is whole; the Outer Banks county loses what lies beyond the 1:110m coast.
     assert.ok(relClose(area(r.file, r.layer, "NAME = 'Mecklenburg'"), area(ref, 'a', "NAME = 'Mecklenburg'"), 1e-9));
     assert.ok(area(r.file, r.layer, "NAME = 'Dare'") < 0.8 * area(ref, 'a', "NAME = 'Dare'"));
-    assert.equal(ogrRows(r.file, `SELECT BIR74 FROM clip WHERE NAME = 'Wake'`)[0]!.BIR74, ogrRows(ref, "SELECT BIR74 FROM a WHERE NAME = 'Wake'")[0]!.BIR74);
-    assert.ok(progress.length > 1 && progress.every((f, i) => f >= 0 && f <= 1 && (i === 0 || f >= progress[i - 1]!)), 'progress rises to 1');
+    assert.equal(
+      ogrRows(r.file, `SELECT BIR74 FROM clip WHERE NAME = 'Wake'`)[0]!.BIR74,
+      ogrRows(ref, "SELECT BIR74 FROM a WHERE NAME = 'Wake'")[0]!.BIR74,
+    );
+    assert.ok(
+      progress.length > 1 && progress.every((f, i) => f >= 0 && f <= 1 && (i === 0 || f >= progress[i - 1]!)),
+      'progress rises to 1',
+    );
   });
 
   test('difference: what lies beyond the coastline; with the clip it adds up to the counties', async () => {
     const r = await runIntoGpkg(client, tmp.dir, 'difference', { input: NC, overlay: COUNTRIES });
     assert.match(ogrSo(r.file, r.layer), /Multi Polygon[\s\S]*GEOGCRS\["NAD27"/);
     const names = ogrRows(r.file, 'SELECT NAME FROM difference ORDER BY NAME').map((row) => row.NAME);
-    const notWithin = ogrRows(ref, 'SELECT NAME FROM a WHERE NOT EXISTS (SELECT 1 FROM b WHERE ST_Within(a.geom, b.geom)) ORDER BY NAME').map((row) => row.NAME);
+    const notWithin = ogrRows(
+      ref,
+      'SELECT NAME FROM a WHERE NOT EXISTS (SELECT 1 FROM b WHERE ST_Within(a.geom, b.geom)) ORDER BY NAME',
+    ).map((row) => row.NAME);
     assert.deepEqual(names, notWithin);
     assert.ok(relClose(area(r.file, r.layer), ncArea - ncUsArea, 1e-3), `${area(r.file, r.layer)} vs ${ncArea - ncUsArea}`);
   });
@@ -67,7 +81,10 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
     assert.equal(r.featureCount, pairs);
     assert.match(ogrSo(r.file, r.layer), /Multi Polygon[\s\S]*GEOGCRS\["NAD27"/);
     // nc has NAME, countries has name: SQLite names ignore case, so the overlay's becomes name_2.
-    assert.ok(r.notes.some((n) => /name → name_2/.test(n)), r.notes.join('; '));
+    assert.ok(
+      r.notes.some((n) => /name → name_2/.test(n)),
+      r.notes.join('; '),
+    );
     const row = ogrRows(r.file, "SELECT NAME, name_2, id, FIPS FROM intersection WHERE NAME = 'Orange'")[0]!;
     assert.deepEqual(row, { NAME: 'Orange', name_2: 'United States of America', id: 'USA', FIPS: '37135' });
     assert.ok(relClose(area(r.file, r.layer), ncUsArea, 1e-4));
@@ -89,19 +106,46 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
   });
 
   test('select by location: within, intersects and disjoint against the countries', async () => {
-    const within = await runIntoGpkg(client, tmp.dir, 'select_by_location', { input: NC, overlay: COUNTRIES, predicate: 'within' }, 'within');
-    assert.equal(within.featureCount, ogrNumber(ref, 'SELECT COUNT(*) FROM a WHERE EXISTS (SELECT 1 FROM b WHERE ST_Within(a.geom, b.geom))'));
+    const within = await runIntoGpkg(
+      client,
+      tmp.dir,
+      'select_by_location',
+      { input: NC, overlay: COUNTRIES, predicate: 'within' },
+      'within',
+    );
+    assert.equal(
+      within.featureCount,
+      ogrNumber(ref, 'SELECT COUNT(*) FROM a WHERE EXISTS (SELECT 1 FROM b WHERE ST_Within(a.geom, b.geom))'),
+    );
     assert.equal(within.featureCount, 95);
     assert.equal(ogrNumber(within.file, "SELECT COUNT(*) FROM within WHERE NAME IN ('Dare', 'Hyde')"), 0);
-    const inside = await runIntoGpkg(client, tmp.dir, 'select_by_location', { input: HIRE, overlay: WORLD, predicate: 'intersects' }, 'inside');
+    const inside = await runIntoGpkg(
+      client,
+      tmp.dir,
+      'select_by_location',
+      { input: HIRE, overlay: WORLD, predicate: 'intersects' },
+      'inside',
+    );
     assert.equal(inside.featureCount, featureCountOf(HIRE, 'cycle_hire_xy'), 'all London stations lie in the world polygons');
-    const disjoint = await runIntoGpkg(client, tmp.dir, 'select_by_location', { input: WORLD, overlay: HIRE, predicate: 'disjoint' }, 'disjoint');
+    const disjoint = await runIntoGpkg(
+      client,
+      tmp.dir,
+      'select_by_location',
+      { input: WORLD, overlay: HIRE, predicate: 'disjoint' },
+      'disjoint',
+    );
     assert.equal(disjoint.featureCount, featureCountOf(WORLD, 'world') - 1, 'every country but the United Kingdom');
     assert.equal(ogrNumber(disjoint.file, "SELECT COUNT(*) FROM disjoint WHERE iso_a2 = 'GB'"), 0);
   });
 
   test('spatial join, first match: each station gets its country; summary: the UK sums the bikes', async () => {
-    const first = await runIntoGpkg(client, tmp.dir, 'spatial_join', { input: HIRE, join: WORLD, predicate: 'within', mode: 'first' }, 'sj_first');
+    const first = await runIntoGpkg(
+      client,
+      tmp.dir,
+      'spatial_join',
+      { input: HIRE, join: WORLD, predicate: 'within', mode: 'first' },
+      'sj_first',
+    );
     assert.equal(first.featureCount, 742);
     const countries = ogrRows(first.file, 'SELECT name_long, COUNT(*) AS n FROM sj_first GROUP BY name_long');
     assert.deepEqual(countries, [{ name_long: 'United Kingdom', n: '742' }]);
@@ -110,7 +154,10 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
     assert.deepEqual(station, { name: 'River Street', nbikes: '4', continent: 'Europe' });
     // The CSV has no CRS; its lon/lat columns are taken as WGS 84, and the output says so.
     assert.match(ogrSo(first.file, 'sj_first'), /Geometry: Point[\s\S]*GEOGCRS\["WGS 84"/);
-    assert.ok(first.notes.some((n) => /cycle_hire_xy\.csv has no CRS.*WGS 84 \(EPSG:4326\) was assumed/.test(n)), first.notes.join('; '));
+    assert.ok(
+      first.notes.some((n) => /cycle_hire_xy\.csv has no CRS.*WGS 84 \(EPSG:4326\) was assumed/.test(n)),
+      first.notes.join('; '),
+    );
 
     const summary = await runIntoGpkg(
       client,
@@ -126,17 +173,35 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
   });
 
   test('count points in polygons, plain and weighted', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'count_points_in_polygons', { input: WORLD, points: HIRE, field_name: 'stations' }, 'counted');
+    const r = await runIntoGpkg(
+      client,
+      tmp.dir,
+      'count_points_in_polygons',
+      { input: WORLD, points: HIRE, field_name: 'stations' },
+      'counted',
+    );
     assert.equal(r.featureCount, featureCountOf(WORLD, 'world'));
     assert.match(ogrSo(r.file, 'counted'), /Multi Polygon[\s\S]*GEOGCRS\["WGS 84"[\s\S]*stations: Integer/);
     assert.equal(ogrNumber(r.file, "SELECT stations FROM counted WHERE iso_a2 = 'GB'"), 742);
     assert.equal(ogrNumber(r.file, 'SELECT SUM(stations) FROM counted'), 742);
     assert.equal(ogrNumber(r.file, "SELECT stations FROM counted WHERE iso_a2 = 'FR'"), 0);
-    const w = await runIntoGpkg(client, tmp.dir, 'count_points_in_polygons', { input: WORLD, points: HIRE, field_name: 'bikes', weight_field: 'nbikes' }, 'weighted');
-    assert.equal(ogrNumber(w.file, "SELECT bikes FROM weighted WHERE iso_a2 = 'GB'"), ogrNumber(HIRE, 'SELECT SUM(nbikes) FROM cycle_hire_xy', CSV_POINTS));
+    const w = await runIntoGpkg(
+      client,
+      tmp.dir,
+      'count_points_in_polygons',
+      { input: WORLD, points: HIRE, field_name: 'bikes', weight_field: 'nbikes' },
+      'weighted',
+    );
+    assert.equal(
+      ogrNumber(w.file, "SELECT bikes FROM weighted WHERE iso_a2 = 'GB'"),
+      ogrNumber(HIRE, 'SELECT SUM(nbikes) FROM cycle_hire_xy', CSV_POINTS),
+    );
   });
 
   test('clip refuses a point overlay with a readable error', async () => {
-    await assert.rejects(runIntoGpkg(client, tmp.dir, 'clip', { input: WORLD, overlay: HIRE }, 'bad_clip'), /'overlay' must be a polygon layer; cycle_hire_xy\.csv holds points/);
+    await assert.rejects(
+      runIntoGpkg(client, tmp.dir, 'clip', { input: WORLD, overlay: HIRE }, 'bad_clip'),
+      /'overlay' must be a polygon layer; cycle_hire_xy\.csv holds points/,
+    );
   });
 });

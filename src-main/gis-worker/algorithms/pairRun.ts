@@ -38,7 +38,10 @@ export async function runPair(
       const one = inputs[first.param]!;
       const two = inputs[second.param]!;
       const fields = opts.secondFields?.(two.layer.fields.getNames());
-      const { a, b, notes } = await stagePair(ws, one, two, ctx, { makeValid: opts.makeValid, ...(fields ? { secondFields: fields } : {}) });
+      const { a, b, notes } = await stagePair(ws, one, two, ctx, {
+        makeValid: opts.makeValid,
+        ...(fields ? { secondFields: fields } : {}),
+      });
       const { target, notes: more = [], report } = await work({ ws, a, b, notes });
       return { ...(await finishRun(target, ctx, [...notes, ...more])), ...(report ? { report } : {}) };
     }),
@@ -94,7 +97,9 @@ export async function stageSecond(
   const secondSrs = sourceSrs(second).srs;
   if (first.srs && secondSrs && !first.srs.isSame(secondSrs)) {
     targetSrs = first.srs;
-    notes.push(`${path.basename(second.path)} was reprojected to the CRS of ${path.basename(first.path)} (${crsLabel(first.srs)}) for this operation`);
+    notes.push(
+      `${path.basename(second.path)} was reprojected to the CRS of ${path.basename(first.path)} (${crsLabel(first.srs)}) for this operation`,
+    );
   } else if (!first.srs !== !secondSrs) {
     notes.push(`Only one of the two layers has a CRS; both were taken to be in ${crsLabel(first.srs ?? secondSrs)}`);
   }

@@ -85,7 +85,9 @@ export const runRasterCalculator: AlgorithmRun = async (params, output, ctx) => 
     } finally {
       out.close();
     }
-    notes.unshift(`${width} × ${height} pixels; ${invalid.toLocaleString('en-US')} nodata (an input nodata, or a result that is not a finite number)`);
+    notes.unshift(
+      `${width} × ${height} pixels; ${invalid.toLocaleString('en-US')} nodata (an input nodata, or a result that is not a finite number)`,
+    );
     return { output, featureCount: null, notes };
   } finally {
     for (const d of aligned) d.close();
@@ -107,10 +109,15 @@ async function alignTo(first: Dataset, input: RasterInput, method: string, vrtPa
   if (!a || !b) throw new BadInputError(`${input.path} and the first input cannot be aligned: one of them has no georeferencing`);
   const extent = extentFromGeoTransform(a, first.rasterSize.x, first.rasterSize.y);
   const args = [
-    '-of', 'VRT',
-    '-te', ...extent.map(String),
-    '-ts', String(first.rasterSize.x), String(first.rasterSize.y),
-    '-r', method,
+    '-of',
+    'VRT',
+    '-te',
+    ...extent.map(String),
+    '-ts',
+    String(first.rasterSize.x),
+    String(first.rasterSize.y),
+    '-r',
+    method,
     ...(srsA ? ['-t_srs', srsA.toWKT()] : []),
   ];
   const vrt = vsimemPath('vrt');

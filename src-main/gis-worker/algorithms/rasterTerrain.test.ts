@@ -41,9 +41,36 @@ describe('terrain algorithms (gdaldem) in the worker', { skip: skipReason }, () 
     const ns = Math.abs(gt[5]!) * m.y;
     const win = out(`win_${col}_${row}.tif`);
     if (!existsSync(win)) {
-      gdalCli('gdal_translate', ['-q', '-srcwin', String(col - 2), String(row - 2), '5', '5', '-a_ullr', '0', '0', String(5 * ew), String(-5 * ns), dem, win]);
+      gdalCli('gdal_translate', [
+        '-q',
+        '-srcwin',
+        String(col - 2),
+        String(row - 2),
+        '5',
+        '5',
+        '-a_ullr',
+        '0',
+        '0',
+        String(5 * ew),
+        String(-5 * ns),
+        dem,
+        win,
+      ]);
     }
-    const grid = gdalCli('gdaldem', [mode, '-q', win, '/vsistdout/', '-s', '1', '-of', 'AAIGrid', '-co', 'DECIMAL_PRECISION=6', '-co', 'FORCE_CELLSIZE=TRUE']);
+    const grid = gdalCli('gdaldem', [
+      mode,
+      '-q',
+      win,
+      '/vsistdout/',
+      '-s',
+      '1',
+      '-of',
+      'AAIGrid',
+      '-co',
+      'DECIMAL_PRECISION=6',
+      '-co',
+      'FORCE_CELLSIZE=TRUE',
+    ]);
     const rows = grid.split('\n').filter((line) => /^\s*-?[\d.]+(\s+-?[\d.]+){4}\s*$/.test(line));
     return Number(rows[2]!.trim().split(/\s+/)[2]);
   }
@@ -73,7 +100,11 @@ describe('terrain algorithms (gdaldem) in the worker', { skip: skipReason }, () 
       for (const k of ['STATISTICS_MEAN', 'STATISTICS_MINIMUM', 'STATISTICS_MAXIMUM', 'STATISTICS_VALID_PERCENT']) {
         assert.equal(ba.metadata?.['']?.[k], bb.metadata?.['']?.[k], `${algorithm} ${i}: ${k}`);
       }
-      const points = [[10, 10], [55, 60], [100, 30]] as const;
+      const points = [
+        [10, 10],
+        [55, 60],
+        [100, 30],
+      ] as const;
       assert.deepEqual(pixels(ours, points), pixels(theirs, points), `${algorithm} ${i}: values at points`);
       assert.match(a.coordinateSystem!.wkt, /UTM Zone 25, Southern Hemisphere/);
       assert.ok(progress.length > 0, 'progress reported');
@@ -82,7 +113,18 @@ describe('terrain algorithms (gdaldem) in the worker', { skip: skipReason }, () 
   });
 
   // elev.tif goes in strips of 16 rows: rows 15/16, 31/32 and 47/48 sit on either side of a seam.
-const POINTS: [number, number][] = [[30, 15], [30, 16], [50, 31], [50, 32], [45, 47], [45, 48], [50, 40], [70, 60], [40, 70], [20, 55]];
+  const POINTS: [number, number][] = [
+    [30, 15],
+    [30, 16],
+    [50, 31],
+    [50, 32],
+    [45, 47],
+    [45, 48],
+    [50, 40],
+    [70, 60],
+    [40, 70],
+    [20, 55],
+  ];
 
   test('geographic DEM: values match gdaldem on a metre grid at each point’s latitude', async () => {
     const hs = out('elev_hs.tif');
@@ -125,7 +167,16 @@ const POINTS: [number, number][] = [[30, 15], [30, 16], [50, 31], [50, 32], [45,
     const mid = degreeLength(gt[3]! + gt[5]! * 45);
     const whole = out('elev_seam_ref.tif');
     const scaled = out('elev_seam_src.tif');
-    gdalCli('gdal_translate', ['-q', '-a_ullr', '0', '0', String(95 * gt[1]! * mid.x), String(-90 * Math.abs(gt[5]!) * mid.y), ELEV, scaled]);
+    gdalCli('gdal_translate', [
+      '-q',
+      '-a_ullr',
+      '0',
+      '0',
+      String(95 * gt[1]! * mid.x),
+      String(-90 * Math.abs(gt[5]!) * mid.y),
+      ELEV,
+      scaled,
+    ]);
     gdalCli('gdaldem', ['slope', '-q', scaled, whole, '-s', '1']);
     const column: [number, number][] = Array.from({ length: 88 }, (_, i) => [47, i + 1]);
     const mine = pixels(ours, column);
@@ -151,7 +202,11 @@ const POINTS: [number, number][] = [[30, 15], [30, 16], [50, 31], [50, 32], [45,
     assert.equal(sea, 181, 'flat ground lit from 45° gives 1 + 254 × sin 45° ≈ 181');
     // Clipperton Island's highest ground, 7 m at column 939, row 822.
     assert.equal(pixel(SRTM, 939, 822), 7);
-    const island = [[939, 822], [937, 820], [941, 824]] as const;
+    const island = [
+      [939, 822],
+      [937, 820],
+      [941, 824],
+    ] as const;
     for (const [i, v] of pixels(hs, island).entries()) {
       const [c, r] = island[i]!;
       assert.ok(Math.abs(v - geographicReference(SRTM, 'hillshade', c, r)) <= 1, `island at ${c},${r}: ${v}`);
@@ -166,7 +221,9 @@ const POINTS: [number, number][] = [[30, 15], [30, 16], [50, 31], [50, 32], [45,
     const pid = client.workerPid;
     const stop = new AbortController();
     const stopped = out('stopped.tif');
-    const job = client.call('processing.run', { algorithm: 'hillshade', params: { input: big }, output: stopped },
+    const job = client.call(
+      'processing.run',
+      { algorithm: 'hillshade', params: { input: big }, output: stopped },
       { signal: stop.signal, onProgress: () => stop.abort(new Error('stopped by the person')) },
     );
     await assert.rejects(job, /stopped by the person/);
@@ -182,13 +239,11 @@ const POINTS: [number, number][] = [[30, 15], [30, 16], [50, 31], [50, 32], [45,
   });
 
   test('a raster without bands to shade is refused with a readable message', async () => {
-    await assert.rejects(
-      runAlgorithm(client, 'slope', { input: ELEV, band: 2 }, out('bad.tif')),
-      (err: Error) => /has 1 band\(s\); there is no band 2/.test(err.message),
+    await assert.rejects(runAlgorithm(client, 'slope', { input: ELEV, band: 2 }, out('bad.tif')), (err: Error) =>
+      /has 1 band\(s\); there is no band 2/.test(err.message),
     );
-    await assert.rejects(
-      runAlgorithm(client, 'hillshade', { input: fixture('nc.gpkg') }, out('bad2.tif')),
-      (err: Error) => /must be a raster/.test(err.message),
+    await assert.rejects(runAlgorithm(client, 'hillshade', { input: fixture('nc.gpkg') }, out('bad2.tif')), (err: Error) =>
+      /must be a raster/.test(err.message),
     );
   });
 });

@@ -33,7 +33,10 @@ describe('raster ↔ vector algorithms in the worker', { skip: skipReason }, () 
       ogrRows(src, `SELECT elev, COUNT(*) AS n, SUM(ST_Length(geom)) AS len FROM "${layer}" GROUP BY elev ORDER BY elev`);
     const a = perLevel(ours, 'contours');
     const b = perLevel(cli, 'contour');
-    assert.deepEqual(a.map((r) => [Number(r.elev), Number(r.n)]), b.map((r) => [Number(r.elev), Number(r.n)]));
+    assert.deepEqual(
+      a.map((r) => [Number(r.elev), Number(r.n)]),
+      b.map((r) => [Number(r.elev), Number(r.n)]),
+    );
     for (const [i, r] of a.entries()) assertClose(Number(r.len), Number(b[i]!.len), 1e-9 * Number(r.len), `length at ${r.elev} m`);
     // elev.tif spans about 140–550 m: levels 150 … 500.
     assert.deepEqual([Number(a[0]!.elev), Number(a.at(-1)!.elev)], [150, 500]);
@@ -61,7 +64,10 @@ describe('raster ↔ vector algorithms in the worker', { skip: skipReason }, () 
     const pixelArea = 3000 * 3000;
     const areas = ogrRows(ours, 'SELECT class, SUM(ST_Area(geom)) AS area FROM lc GROUP BY class');
     const classes = histogram.buckets.flatMap((count, i) => (count > 0 ? [i] : []));
-    assert.deepEqual(areas.map((r) => Number(r.class)).sort((a, b) => a - b), classes);
+    assert.deepEqual(
+      areas.map((r) => Number(r.class)).sort((a, b) => a - b),
+      classes,
+    );
     for (const r of areas) assertClose(Number(r.area), histogram.buckets[Number(r.class)]! * pixelArea, 1e-3, `area of class ${r.class}`);
 
     const eight = out('lc_poly8.gpkg');
@@ -81,9 +87,8 @@ describe('raster ↔ vector algorithms in the worker', { skip: skipReason }, () 
     // The same DEM as Float32 at 0.0003° (6.6 million pixels): about one polygon per pixel.
     const fine = out('elev_fine.tif');
     gdalCli('gdalwarp', ['-q', '-ot', 'Float32', '-tr', '0.0003', '0.0003', '-r', 'bilinear', ELEV, fine]);
-    await assert.rejects(
-      runAlgorithm(client, 'polygonize', { input: fine }, `${out('fine.gpkg')}|layername=f`),
-      (err: Error) => /continuous values \(Float32, \d+ × \d+ pixels\).*Reclassify it first with raster_calculator/.test(err.message),
+    await assert.rejects(runAlgorithm(client, 'polygonize', { input: fine }, `${out('fine.gpkg')}|layername=f`), (err: Error) =>
+      /continuous values \(Float32, \d+ × \d+ pixels\).*Reclassify it first with raster_calculator/.test(err.message),
     );
   });
 
@@ -92,7 +97,24 @@ describe('raster ↔ vector algorithms in the worker', { skip: skipReason }, () 
     const result = await runAlgorithm(client, 'rasterize', { input: NC, resolution: 0.02, attribute: 'BIR74' }, ours);
     assert.match(result.notes[0]!, /nodata -9999/);
     const cli = out('nc_bir74_cli.tif');
-    gdalCli('gdal_rasterize', ['-q', '-l', 'nc.gpkg', '-a', 'BIR74', '-tr', '0.02', '0.02', '-ot', 'Float32', '-a_nodata', '-9999', '-init', '-9999', NC, cli]);
+    gdalCli('gdal_rasterize', [
+      '-q',
+      '-l',
+      'nc.gpkg',
+      '-a',
+      'BIR74',
+      '-tr',
+      '0.02',
+      '0.02',
+      '-ot',
+      'Float32',
+      '-a_nodata',
+      '-9999',
+      '-init',
+      '-9999',
+      NC,
+      cli,
+    ]);
     const a = gdalInfo(ours, { checksum: true });
     const b = gdalInfo(cli, { checksum: true });
     assert.deepEqual(a.size, b.size);
@@ -120,9 +142,8 @@ describe('raster ↔ vector algorithms in the worker', { skip: skipReason }, () 
       runAlgorithm(client, 'rasterize', { input: NC, resolution: 0.05, attribute: 'NAME' }, out('bad.tif')),
       (err: Error) => /'NAME' .* is string, not a number; numeric fields: .*BIR74/.test(err.message),
     );
-    await assert.rejects(
-      runAlgorithm(client, 'rasterize', { input: NC, resolution: 1e-6 }, out('huge.tif')),
-      (err: Error) => /more than 1,000,000,000\).*larger than/.test(err.message),
+    await assert.rejects(runAlgorithm(client, 'rasterize', { input: NC, resolution: 1e-6 }, out('huge.tif')), (err: Error) =>
+      /more than 1,000,000,000\).*larger than/.test(err.message),
     );
   });
 });

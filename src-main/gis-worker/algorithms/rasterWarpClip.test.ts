@@ -40,7 +40,11 @@ describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
     assert.ok(isTiledCompressedGeoTiff(ours));
     // Source pixel centres (lon/lat) keep their elevation under nearest resampling.
     const gt = gdalInfo(ELEV).geoTransform;
-    for (const [c, r] of [[30, 30], [50, 40], [70, 60]] as const) {
+    for (const [c, r] of [
+      [30, 30],
+      [50, 40],
+      [70, 60],
+    ] as const) {
       const lon = gt[0]! + (c + 0.5) * gt[1]!;
       const lat = gt[3]! + (r + 0.5) * gt[5]!;
       assert.equal(pixelAt(ours, lon, lat, '-wgs84'), pixels(ELEV, [[c, r]])[0], `elevation at ${lon}, ${lat}`);
@@ -76,10 +80,15 @@ describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
     const east = columns('east_gap.tif', 60, 35);
     const ours = out('mosaic_gap.tif');
     await runAlgorithm(client, 'mosaic', { inputs: [west, east] }, ours);
-    assert.deepEqual(pixels(ours, [[50, 40], [70, 60]]), [-32768, pixels(ELEV, [[70, 60]])[0]]);
-    await assert.rejects(
-      runAlgorithm(client, 'mosaic', { inputs: [ELEV, fixture('L7_ETMs.tif')] }, out('bad.tif')),
-      (err: Error) => /same bands: .* has 1, .* has 6/.test(err.message),
+    assert.deepEqual(
+      pixels(ours, [
+        [50, 40],
+        [70, 60],
+      ]),
+      [-32768, pixels(ELEV, [[70, 60]])[0]],
+    );
+    await assert.rejects(runAlgorithm(client, 'mosaic', { inputs: [ELEV, fixture('L7_ETMs.tif')] }, out('bad.tif')), (err: Error) =>
+      /same bands: .* has 1, .* has 6/.test(err.message),
     );
   });
 
@@ -89,7 +98,10 @@ describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
     const cli = out('clip_bbox_cli.tif');
     gdalCli('gdal_translate', ['-q', '-projwin', '6.0', '49.8', '6.2', '49.6', ELEV, cli]);
     assert.deepEqual(gdalInfo(ours).size, gdalInfo(cli).size);
-    assert.deepEqual(gdalInfo(ours).geoTransform.map((v) => +v.toFixed(9)), gdalInfo(cli).geoTransform.map((v) => +v.toFixed(9)));
+    assert.deepEqual(
+      gdalInfo(ours).geoTransform.map((v) => +v.toFixed(9)),
+      gdalInfo(cli).geoTransform.map((v) => +v.toFixed(9)),
+    );
     assert.equal(checksum(ours), checksum(cli));
     // Same elevation at the same place.
     assert.equal(pixelAt(ours, 6.13, 49.61), pixelAt(ELEV, 6.13, 49.61));
@@ -128,7 +140,10 @@ describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
     // The crop stays on the DEM's pixel grid: a whole number of pixels from its origin.
     const [ox, , , oy] = gdalInfo(ours).geoTransform;
     const gt = gdalInfo(ELEV).geoTransform;
-    assert.ok(Math.abs(((ox! - gt[0]!) / gt[1]!) % 1) < 1e-6 && Math.abs(((oy! - gt[3]!) / gt[5]!) % 1) < 1e-6, 'aligned on the source grid');
+    assert.ok(
+      Math.abs(((ox! - gt[0]!) / gt[1]!) % 1) < 1e-6 && Math.abs(((oy! - gt[3]!) / gt[5]!) % 1) < 1e-6,
+      'aligned on the source grid',
+    );
 
     // The same canton in LUREF (EPSG:2169): GDAL brings the cutline onto the raster itself.
     const luref = out('canton_2169.gpkg');
@@ -154,7 +169,14 @@ describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
   /** The four corners of a UTM 32N box in lon/lat, by gdaltransform (lon/lat order, as it prints). */
   function utmCornersInLonLat(box: number[]): [number, number][] {
     const [x0, y0, x1, y1] = box as [number, number, number, number];
-    const input = [[x0, y0], [x0, y1], [x1, y0], [x1, y1]].map(([x, y]) => `${x} ${y}`).join('\n');
+    const input = [
+      [x0, y0],
+      [x0, y1],
+      [x1, y0],
+      [x1, y1],
+    ]
+      .map(([x, y]) => `${x} ${y}`)
+      .join('\n');
     const text = execFileSync('gdaltransform', ['-s_srs', 'EPSG:32632', '-t_srs', 'EPSG:4326'], { input, encoding: 'utf8' });
     return text
       .trim()

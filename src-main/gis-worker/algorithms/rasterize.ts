@@ -15,10 +15,15 @@ export const runRasterize: AlgorithmRun = async (params, output, ctx) => {
     const layerName = input.layer.name;
     if (p.attribute !== undefined) {
       const field = input.layer.fields.get(p.attribute);
-      const numeric = input.layer.fields.map((f) => f).filter((f) => NUMERIC_FIELDS.has(f.type)).map((f) => f.name);
+      const numeric = input.layer.fields
+        .map((f) => f)
+        .filter((f) => NUMERIC_FIELDS.has(f.type))
+        .map((f) => f.name);
       if (!field) throw new BadInputError(`${input.path} has no field '${p.attribute}'; numeric fields: ${numeric.join(', ') || 'none'}`);
       if (!NUMERIC_FIELDS.has(field.type)) {
-        throw new BadInputError(`Field '${p.attribute}' of ${input.path} is ${field.type}, not a number; numeric fields: ${numeric.join(', ') || 'none'}`);
+        throw new BadInputError(
+          `Field '${p.attribute}' of ${input.path} is ${field.type}, not a number; numeric fields: ${numeric.join(', ') || 'none'}`,
+        );
       }
     }
     let extent;
@@ -36,11 +41,17 @@ export const runRasterize: AlgorithmRun = async (params, output, ctx) => {
     const nodata = p.nodata ?? (p.data_type === 'Byte' ? 0 : -9999);
     const args = [
       ...GTIFF_ARGS,
-      '-l', layerName,
-      '-tr', String(p.resolution), String(p.resolution),
-      '-ot', p.data_type,
-      '-a_nodata', String(nodata),
-      '-init', String(nodata),
+      '-l',
+      layerName,
+      '-tr',
+      String(p.resolution),
+      String(p.resolution),
+      '-ot',
+      p.data_type,
+      '-a_nodata',
+      String(nodata),
+      '-init',
+      String(nodata),
       ...(p.attribute !== undefined ? ['-a', p.attribute] : ['-burn', String(p.burn_value ?? 1)]),
       ...(p.all_touched ? ['-at'] : []),
     ];

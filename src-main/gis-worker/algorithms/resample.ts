@@ -11,7 +11,22 @@ export const runResample: AlgorithmRun = async (params, output, ctx) => {
   const opened = await openSource(p.input);
   try {
     if (opened.kind !== 'raster') throw new BadInputError(`'input' must be a raster; ${opened.path} is a vector layer`);
-    const args = ['-of', 'GTiff', '-tr', String(p.resolution), String(p.resolution), '-r', p.method, '-co', 'TILED=YES', '-co', 'COMPRESS=DEFLATE', '-co', 'BIGTIFF=IF_SAFER', '-overwrite'];
+    const args = [
+      '-of',
+      'GTiff',
+      '-tr',
+      String(p.resolution),
+      String(p.resolution),
+      '-r',
+      p.method,
+      '-co',
+      'TILED=YES',
+      '-co',
+      'COMPRESS=DEFLATE',
+      '-co',
+      'BIGTIFF=IF_SAFER',
+      '-overwrite',
+    ];
     let out;
     try {
       out = await gdal.warpAsync(output, null, [opened.ds], args, {

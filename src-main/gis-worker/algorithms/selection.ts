@@ -20,22 +20,32 @@ const PREDICATES = {
 
 export const runSelectByLocation: AlgorithmRun = async (params, output, ctx) => {
   const p = selectByLocation.params.extend({ input: z.string(), overlay: z.string() }).parse(params);
-  return runPair({ param: 'input', source: p.input }, { param: 'overlay', source: p.overlay }, ctx, { makeValid: 'second' }, async ({ ws, a, b }) => {
-    const target = await createOutput(output, { srs: a.srs, geometryType: a.geometryType, fields: a.fields });
-    const relation = PREDICATES[p.predicate === 'disjoint' ? 'intersects' : p.predicate];
-    const exists = `EXISTS (SELECT 1 FROM b WHERE ${bboxFilter(b, 'b', 'a.geom')} AND ${relation})`;
-    const test = p.predicate === 'disjoint' ? `NOT ${exists}` : exists;
-    const sql = (lo: number, hi: number): string =>
-      `SELECT ${[...selectList('a', a.fields), 'a.geom AS geom'].join(', ')} FROM a WHERE a.fid BETWEEN ${lo} AND ${hi} AND a.geom IS NOT NULL AND ${test}`;
-    await appendInChunks(ws, target, a, sql, ctx, { from: 0.3, to: 0.98, verb: `Testing ${p.predicate}` });
-    return { target };
-  });
+  return runPair(
+    { param: 'input', source: p.input },
+    { param: 'overlay', source: p.overlay },
+    ctx,
+    { makeValid: 'second' },
+    async ({ ws, a, b }) => {
+      const target = await createOutput(output, { srs: a.srs, geometryType: a.geometryType, fields: a.fields });
+      const relation = PREDICATES[p.predicate === 'disjoint' ? 'intersects' : p.predicate];
+      const exists = `EXISTS (SELECT 1 FROM b WHERE ${bboxFilter(b, 'b', 'a.geom')} AND ${relation})`;
+      const test = p.predicate === 'disjoint' ? `NOT ${exists}` : exists;
+      const sql = (lo: number, hi: number): string =>
+        `SELECT ${[...selectList('a', a.fields), 'a.geom AS geom'].join(', ')} FROM a WHERE a.fid BETWEEN ${lo} AND ${hi} AND a.geom IS NOT NULL AND ${test}`;
+      await appendInChunks(ws, target, a, sql, ctx, { from: 0.3, to: 0.98, verb: `Testing ${p.predicate}` });
+      return { target };
+    },
+  );
 };
 
 export const runSelectByAttribute: AlgorithmRun = async (params, output, ctx) => {
   const p = selectByAttribute.params.extend({ input: z.string() }).parse(params);
   return runSingle(p.input, ctx, {}, async ({ ws, a }) => {
-    const where = checkedExpression(p.where, a.fields.map((f) => f.name), 'where');
+    const where = checkedExpression(
+      p.where,
+      a.fields.map((f) => f.name),
+      'where',
+    );
     const target = await createOutput(output, { srs: a.srs, geometryType: a.geometryType, fields: a.fields });
     const cols = [...selectList('a', a.fields), ...(a.dimension === null ? [] : ['a.geom AS geom'])];
     const sql = (lo: number, hi: number): string => `SELECT ${cols.join(', ')} FROM a WHERE a.fid BETWEEN ${lo} AND ${hi} AND (${where})`;

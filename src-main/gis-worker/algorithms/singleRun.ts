@@ -31,7 +31,10 @@ export async function runSingleOn(
 ): Promise<AlgorithmOutput> {
   return withWorkspace(async (ws) => {
     ctx.progress(0.02, `Reading ${path.basename(input.path)}`);
-    const a = await ws.stage(input, 'a', { ...opts, onProgress: (f) => ctx.progress(0.02 + 0.28 * f, `Reading ${path.basename(input.path)}`) });
+    const a = await ws.stage(input, 'a', {
+      ...opts,
+      onProgress: (f) => ctx.progress(0.02 + 0.28 * f, `Reading ${path.basename(input.path)}`),
+    });
     throwIfCancelled(ctx.signal);
     const { target, notes = [] } = await work({ ws, a });
     return finishRun(target, ctx, [...assumedNote(a), ...notes]);

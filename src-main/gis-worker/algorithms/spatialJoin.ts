@@ -57,9 +57,17 @@ export const runSpatialJoin: AlgorithmRun = async (params, output, ctx) => {
         outFields = [
           ...a.fields,
           { name: countName, type: 'integer', width: 0, precision: 0 },
-          ...stats.map((s) => ({ name: s.name, type: s.stat === 'mean' || s.field.type === 'real' ? 'real' : s.stat === 'sum' ? 'integer64' : s.field.type, width: 0, precision: 0 })),
+          ...stats.map((s) => ({
+            name: s.name,
+            type: s.stat === 'mean' || s.field.type === 'real' ? 'real' : s.stat === 'sum' ? 'integer64' : s.field.type,
+            width: 0,
+            precision: 0,
+          })),
         ];
-        const aggregates = [`COUNT(b.fid) AS ${q(countName)}`, ...stats.map((s) => `${STAT_SQL[s.stat]}(b.${q(s.field.name)}) AS ${q(s.name)}`)];
+        const aggregates = [
+          `COUNT(b.fid) AS ${q(countName)}`,
+          ...stats.map((s) => `${STAT_SQL[s.stat]}(b.${q(s.field.name)}) AS ${q(s.name)}`),
+        ];
         sql = (lo, hi) =>
           `SELECT ${[...aCols, ...aggregates].join(', ')} FROM a LEFT JOIN b ON ${bboxFilter(b, 'b', 'a.geom')} AND ${relate('a.geom', 'b.geom')} ` +
           `WHERE a.fid BETWEEN ${lo} AND ${hi} GROUP BY a.fid${p.keep_unmatched ? '' : ' HAVING COUNT(b.fid) > 0'}`;
@@ -73,27 +81,36 @@ export const runSpatialJoin: AlgorithmRun = async (params, output, ctx) => {
 
 export const runCountPointsInPolygons: AlgorithmRun = async (params, output, ctx) => {
   const p = countPointsInPolygons.params.extend({ input: z.string(), points: z.string() }).parse(params);
-  return runPair({ param: 'input', source: p.input }, { param: 'points', source: p.points }, ctx, { makeValid: 'second' }, async ({ ws, a, b }) => {
-    if (a.dimension !== 2) throw new BadInputError(`'input' must be a polygon layer; ${path.basename(a.source)} holds ${dimensionName(a.dimension)}`);
-    if (b.dimension !== 0) throw new BadInputError(`'points' must be a point layer; ${path.basename(b.source)} holds ${dimensionName(b.dimension)}`);
-    const weight = p.weight_field ? resolveFields([p.weight_field], b.fields, 'weight_field', b.source)[0]! : null;
-    if (weight && !NUMERIC_TYPES.has(weight.type)) throw new BadInputError(`'weight_field': ${weight.name} is ${weight.type}, not a number`);
-    // A field of the same name in the polygons is replaced by the count.
-    const kept = a.fields.filter((f) => f.name.toLowerCase() !== p.field_name.toLowerCase());
-    const measure = weight ? `COALESCE(SUM(b.${q(weight.name)}), 0)` : 'COUNT(*)';
-    const target = await createOutput(output, {
-      srs: a.srs,
-      geometryType: a.geometryType,
-      fields: [...kept, { name: p.field_name, type: weight ? 'real' : 'integer', width: 0, precision: 0 }],
-    });
-    const sql = (lo: number, hi: number): string =>
-      `SELECT ${[...selectList('a', kept), 'a.geom AS geom'].join(', ')}, ` +
-      `(SELECT ${measure} FROM b WHERE ${bboxFilter(b, 'b', 'a.geom')} AND ST_Intersects(a.geom, b.geom)) AS ${q(p.field_name)} ` +
-      `FROM a WHERE a.fid BETWEEN ${lo} AND ${hi}`;
-    await appendInChunks(ws, target, a, sql, ctx, { from: 0.3, to: 0.98, verb: 'Counting points' });
-    const notes = kept.length < a.fields.length ? [`The existing field ${p.field_name} was replaced by the count`] : [];
-    return { target, notes };
-  });
+  return runPair(
+    { param: 'input', source: p.input },
+    { param: 'points', source: p.points },
+    ctx,
+    { makeValid: 'second' },
+    async ({ ws, a, b }) => {
+      if (a.dimension !== 2)
+        throw new BadInputError(`'input' must be a polygon layer; ${path.basename(a.source)} holds ${dimensionName(a.dimension)}`);
+      if (b.dimension !== 0)
+        throw new BadInputError(`'points' must be a point layer; ${path.basename(b.source)} holds ${dimensionName(b.dimension)}`);
+      const weight = p.weight_field ? resolveFields([p.weight_field], b.fields, 'weight_field', b.source)[0]! : null;
+      if (weight && !NUMERIC_TYPES.has(weight.type))
+        throw new BadInputError(`'weight_field': ${weight.name} is ${weight.type}, not a number`);
+      // A field of the same name in the polygons is replaced by the count.
+      const kept = a.fields.filter((f) => f.name.toLowerCase() !== p.field_name.toLowerCase());
+      const measure = weight ? `COALESCE(SUM(b.${q(weight.name)}), 0)` : 'COUNT(*)';
+      const target = await createOutput(output, {
+        srs: a.srs,
+        geometryType: a.geometryType,
+        fields: [...kept, { name: p.field_name, type: weight ? 'real' : 'integer', width: 0, precision: 0 }],
+      });
+      const sql = (lo: number, hi: number): string =>
+        `SELECT ${[...selectList('a', kept), 'a.geom AS geom'].join(', ')}, ` +
+        `(SELECT ${measure} FROM b WHERE ${bboxFilter(b, 'b', 'a.geom')} AND ST_Intersects(a.geom, b.geom)) AS ${q(p.field_name)} ` +
+        `FROM a WHERE a.fid BETWEEN ${lo} AND ${hi}`;
+      await appendInChunks(ws, target, a, sql, ctx, { from: 0.3, to: 0.98, verb: 'Counting points' });
+      const notes = kept.length < a.fields.length ? [`The existing field ${p.field_name} was replaced by the count`] : [];
+      return { target, notes };
+    },
+  );
 };
 
 function asSpecs(names: string[]): FieldSpec[] {

@@ -73,7 +73,11 @@ export class OutputWriter {
     const table = schema.geometryType === gdal.wkbNone;
     const ds = await gdal.drivers.get('GPKG').createAsync(path, 0, 0, 0, gdal.GDT_Unknown);
     try {
-      const layer = ds.layers.create(layerName, table ? null : schema.srs, NLT[schema.geometryType] ? schema.geometryType : table ? gdal.wkbNone : gdal.wkbUnknown);
+      const layer = ds.layers.create(
+        layerName,
+        table ? null : schema.srs,
+        NLT[schema.geometryType] ? schema.geometryType : table ? gdal.wkbNone : gdal.wkbUnknown,
+      );
       for (const f of schema.fields) {
         const def = new gdal.FieldDefn(f.name, f.type);
         if (f.width) def.width = f.width;
@@ -137,7 +141,8 @@ function appendFailure(err: unknown, sql: string): Error {
   const reason = gdalReason(err);
   if (/GEOS|TopologyException|geometry/i.test(reason)) return new BadInputError(`GDAL could not process the geometries: ${reason}`);
   // Expressions pass our checks token by token; SQLite judges the grammar.
-  if (/syntax error|incomplete input|wrong number of arguments|misuse of/i.test(reason)) return new BadInputError(`The expression is not valid SQL: ${reason}`);
+  if (/syntax error|incomplete input|wrong number of arguments|misuse of/i.test(reason))
+    return new BadInputError(`The expression is not valid SQL: ${reason}`);
   return new Error(`SQL failed: ${reason}\n${sql}`);
 }
 
@@ -172,7 +177,12 @@ export interface ChunkStep {
  * Runs `work(lo, hi)` for fid ranges of the driving layer: Stop is honoured between them and
  * progress goes from `from` to `to` of the whole job.
  */
-export async function inChunks(range: FidRange, work: (lo: number, hi: number) => Promise<void>, ctx: AlgorithmContext, step: ChunkStep): Promise<void> {
+export async function inChunks(
+  range: FidRange,
+  work: (lo: number, hi: number) => Promise<void>,
+  ctx: AlgorithmContext,
+  step: ChunkStep,
+): Promise<void> {
   const chunks = fidChunks(range);
   let done = 0;
   for (const [lo, hi] of chunks) {
@@ -181,7 +191,10 @@ export async function inChunks(range: FidRange, work: (lo: number, hi: number) =
     done++;
     const share = done / chunks.length;
     const features = Math.min(range.count, Math.round(share * range.count));
-    ctx.progress(step.from + (step.to - step.from) * share, `${step.verb}: ${features.toLocaleString('en-US')} of ${range.count.toLocaleString('en-US')} features`);
+    ctx.progress(
+      step.from + (step.to - step.from) * share,
+      `${step.verb}: ${features.toLocaleString('en-US')} of ${range.count.toLocaleString('en-US')} features`,
+    );
   }
   throwIfCancelled(ctx.signal);
 }

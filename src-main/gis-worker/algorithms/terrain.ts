@@ -61,7 +61,11 @@ async function runDem(req: DemRequest, output: string, ctx: AlgorithmContext) {
   }
 }
 
-const common = (p: { algorithm: string; compute_edges: boolean }): string[] => ['-alg', p.algorithm, ...(p.compute_edges ? ['-compute_edges'] : [])];
+const common = (p: { algorithm: string; compute_edges: boolean }): string[] => [
+  '-alg',
+  p.algorithm,
+  ...(p.compute_edges ? ['-compute_edges'] : []),
+];
 
 export const runHillshade: AlgorithmRun = async (params, output, ctx) => {
   const p = hillshade.params.parse(params);

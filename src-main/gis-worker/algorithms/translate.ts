@@ -35,11 +35,19 @@ export const runSimplify: AlgorithmRun = async (params, output, ctx) => {
   const input = await openVectorInput(p.input, 'input');
   try {
     if (input.srs?.isGeographic()) {
-      throw new BadInputError(`${input.path} is in degrees (a geographic CRS); a simplify tolerance needs a projected CRS in metres: reproject first`);
+      throw new BadInputError(
+        `${input.path} is in degrees (a geographic CRS); a simplify tolerance needs a projected CRS in metres: reproject first`,
+      );
     }
     const { path, layerName } = outputLayerName(output);
     // ogr2ogr -simplify is GEOS's topology-preserving Douglas-Peucker, feature by feature.
-    const featureCount = await translate(input, path, ['-f', 'GPKG', '-nln', layerName, '-simplify', String(p.tolerance)], ctx, 'Simplifying');
+    const featureCount = await translate(
+      input,
+      path,
+      ['-f', 'GPKG', '-nln', layerName, '-simplify', String(p.tolerance)],
+      ctx,
+      'Simplifying',
+    );
     ctx.progress(1, `Simplified ${featureCount.toLocaleString('en-US')} features`);
     return { output, featureCount, notes: [] };
   } finally {
@@ -88,7 +96,9 @@ export const runConvertFormat: AlgorithmRun = async (params, output, ctx) => {
     } else if (p.format === 'csv') {
       const points = flat === 1;
       if (flat !== 100) args.push('-lco', points ? 'GEOMETRY=AS_XY' : 'GEOMETRY=AS_WKT');
-      notes.push(`CSV stores no CRS${input.srs ? ' (the coordinates are in the layer CRS)' : ''}; geometry as ${points ? 'X and Y columns' : 'WKT text'}`);
+      notes.push(
+        `CSV stores no CRS${input.srs ? ' (the coordinates are in the layer CRS)' : ''}; geometry as ${points ? 'X and Y columns' : 'WKT text'}`,
+      );
     }
     const featureCount = await translate(input, dest, args, ctx, `Writing ${p.format}`);
     ctx.progress(1, `Wrote ${featureCount.toLocaleString('en-US')} features`);

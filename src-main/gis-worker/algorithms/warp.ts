@@ -13,10 +13,14 @@ export const runWarp: AlgorithmRun = async (params, output, ctx) => {
     throwIfCancelled(ctx.signal);
     const args = [
       ...GTIFF_ARGS,
-      '-t_srs', p.target_crs,
-      '-r', p.method,
+      '-t_srs',
+      p.target_crs,
+      '-r',
+      p.method,
       ...(p.resolution !== undefined ? ['-tr', String(p.resolution), String(p.resolution)] : []),
-      '-multi', '-wo', 'NUM_THREADS=ALL_CPUS',
+      '-multi',
+      '-wo',
+      'NUM_THREADS=ALL_CPUS',
     ];
     let out;
     try {

@@ -64,7 +64,9 @@ export function sourceSrs(input: VectorInput): { srs: SpatialReference | null; a
 }
 
 export function assumedNote(layer: Pick<StagedLayer, 'assumedWgs84' | 'source'>): string[] {
-  return layer.assumedWgs84 ? [`${path.basename(layer.source)} has no CRS; its coordinates look like degrees, so WGS 84 (EPSG:4326) was assumed`] : [];
+  return layer.assumedWgs84
+    ? [`${path.basename(layer.source)} has no CRS; its coordinates look like degrees, so WGS 84 (EPSG:4326) was assumed`]
+    : [];
 }
 
 export interface StageOptions {
@@ -122,16 +124,24 @@ export class Workspace {
     const reproject = opts.targetSrs && own.srs && !own.srs.isSame(opts.targetSrs);
     const args = [
       ...(this.created ? ['-update'] : ['-f', 'GPKG']),
-      '-nln', table,
-      '-lco', 'GEOMETRY_NAME=geom',
-      '-lco', 'FID=fid',
+      '-nln',
+      table,
+      '-lco',
+      'GEOMETRY_NAME=geom',
+      '-lco',
+      'FID=fid',
       ...(reproject ? ['-s_srs', own.srs!.toWKT(), '-t_srs', opts.targetSrs!.toWKT()] : own.assumed ? ['-a_srs', 'EPSG:4326'] : []),
       ...(opts.makeValid ? ['-makevalid'] : []),
       ...(opts.fields ? ['-select', opts.fields.join(',')] : []),
       input.layer.name,
     ];
     try {
-      const out = await gdal.vectorTranslateAsync(this.file, input.ds, args, opts.onProgress ? { progress_cb: (f: number) => opts.onProgress!(Math.min(1, Math.max(0, f))) } : {});
+      const out = await gdal.vectorTranslateAsync(
+        this.file,
+        input.ds,
+        args,
+        opts.onProgress ? { progress_cb: (f: number) => opts.onProgress!(Math.min(1, Math.max(0, f))) } : {},
+      );
       out.close();
     } catch (err) {
       throw new BadInputError(`Cannot read ${input.path}: ${gdalReason(err, input.path)}`);
@@ -171,11 +181,15 @@ export class Workspace {
     const merged = `CollectionExtract(ST_UnaryUnion(ST_Collect(geom)), 3)`;
     const translate = (area: string): Promise<Dataset> =>
       gdal.vectorTranslateAsync(`${table}_parts`, this.dataset(), [
-        '-f', 'Memory',
-        '-nln', table,
+        '-f',
+        'Memory',
+        '-nln',
+        table,
         '-explodecollections',
-        '-nlt', 'POLYGON',
-        '-sql', `SELECT * FROM (SELECT ${area} AS geom FROM ${from.table} WHERE ${present} LIMIT -1 OFFSET 0) WHERE geom IS NOT NULL`,
+        '-nlt',
+        'POLYGON',
+        '-sql',
+        `SELECT * FROM (SELECT ${area} AS geom FROM ${from.table} WHERE ${present} LIMIT -1 OFFSET 0) WHERE geom IS NOT NULL`,
       ]);
     let parts: Dataset;
     try {
@@ -249,7 +263,9 @@ export class Workspace {
    */
   async writeTable(table: string, fields: FieldSpec[], rows: Iterable<readonly unknown[]>): Promise<void> {
     this.closeDataset();
-    const ds = this.created ? await gdal.openAsync(this.file, 'r+') : await gdal.drivers.get('GPKG').createAsync(this.file, 0, 0, 0, gdal.GDT_Unknown);
+    const ds = this.created
+      ? await gdal.openAsync(this.file, 'r+')
+      : await gdal.drivers.get('GPKG').createAsync(this.file, 0, 0, 0, gdal.GDT_Unknown);
     this.created = true;
     try {
       const layer = ds.layers.create(table, null, gdal.wkbNone);
@@ -275,7 +291,14 @@ export class Workspace {
     const col = (name: string, type: string): FieldSpec => ({ name, type, width: 0, precision: 0 });
     await this.writeTable(
       'spatial_ref_sys',
-      [col('srid', 'integer'), col('auth_name', 'string'), col('auth_srid', 'integer'), col('ref_sys_name', 'string'), col('proj4text', 'string'), col('srtext', 'string')],
+      [
+        col('srid', 'integer'),
+        col('auth_name', 'string'),
+        col('auth_srid', 'integer'),
+        col('ref_sys_name', 'string'),
+        col('proj4text', 'string'),
+        col('srtext', 'string'),
+      ],
       [[4326, 'EPSG', 4326, 'WGS 84', '+proj=longlat +datum=WGS84 +no_defs', '']],
     );
   }
@@ -338,7 +361,10 @@ export function fidChunks(layer: Pick<StagedLayer, 'minFid' | 'maxFid'>, target 
 }
 
 /** Opens the named sources, runs `work` and closes them all, whatever happens. */
-export async function withVectorInputs<T>(sources: Record<string, string>, work: (inputs: Record<string, VectorInput>) => Promise<T>): Promise<T> {
+export async function withVectorInputs<T>(
+  sources: Record<string, string>,
+  work: (inputs: Record<string, VectorInput>) => Promise<T>,
+): Promise<T> {
   const opened: Record<string, VectorInput> = {};
   try {
     for (const [param, source] of Object.entries(sources)) opened[param] = await openVectorInput(source, param);

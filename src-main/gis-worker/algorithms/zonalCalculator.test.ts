@@ -55,7 +55,12 @@ describe('zonal statistics and raster calculator in the worker', { skip: skipRea
     const luref = out('lux_2169.gpkg');
     gdalCli('ogr2ogr', ['-f', 'GPKG', '-t_srs', 'EPSG:2169', luref, LUX, '-nln', 'lux']);
     const zs = out('cantons_2169.gpkg');
-    await runAlgorithm(client, 'zonal_statistics', { zones: `${luref}|layername=lux`, raster: ELEV, stats: ['count', 'mean'], prefix: 'dem_' }, `${zs}|layername=z`);
+    await runAlgorithm(
+      client,
+      'zonal_statistics',
+      { zones: `${luref}|layername=lux`, raster: ELEV, stats: ['count', 'mean'], prefix: 'dem_' },
+      `${zs}|layername=z`,
+    );
     const info = gdalCli('ogrinfo', ['-ro', '-so', zs, 'z']);
     assert.match(info, /LUREF/, 'the output keeps the zones’ CRS');
     assert.match(info, /dem_count: Integer64/);
@@ -73,7 +78,12 @@ describe('zonal statistics and raster calculator in the worker', { skip: skipRea
 
   test('zonal statistics with all_touched equal gdalwarp -cutline with CUTLINE_ALL_TOUCHED', async () => {
     const zs = out('cantons_touched.gpkg');
-    await runAlgorithm(client, 'zonal_statistics', { zones: LUX, raster: ELEV, stats: ['count', 'mean'], all_touched: true }, `${zs}|layername=t`);
+    await runAlgorithm(
+      client,
+      'zonal_statistics',
+      { zones: LUX, raster: ELEV, stats: ['count', 'mean'], all_touched: true },
+      `${zs}|layername=t`,
+    );
     const rows = ogrRows(zs, 'SELECT NAME_2, z_count, z_mean FROM t');
     for (const name of ['Vianden', 'Capellen']) {
       const ref = cutlineStats(name, true);
@@ -105,15 +115,35 @@ describe('zonal statistics and raster calculator in the worker', { skip: skipRea
     assert.match(result.notes[0]!, /349 × 352 pixels/);
     const ref = out('ndvi_ref.tif');
     gdalCli('gdal_calc.py', [
-      '--quiet', '-A', LANDSAT, '--A_band', '4', '-B', LANDSAT, '--B_band', '3',
-      '--calc', '(A.astype(float) - B) / (A.astype(float) + B)', '--type', 'Float32', '--NoDataValue', '-9999', '--outfile', ref,
+      '--quiet',
+      '-A',
+      LANDSAT,
+      '--A_band',
+      '4',
+      '-B',
+      LANDSAT,
+      '--B_band',
+      '3',
+      '--calc',
+      '(A.astype(float) - B) / (A.astype(float) + B)',
+      '--type',
+      'Float32',
+      '--NoDataValue',
+      '-9999',
+      '--outfile',
+      ref,
     ]);
     const a = bandStats(ours);
     const b = bandStats(ref);
     assertClose(a.mean, b.mean, 1e-6, 'mean NDVI');
     assert.equal(a.min, b.min);
     assert.equal(a.max, b.max);
-    const points = [[10, 10], [100, 200], [300, 50], [200, 300]] as const;
+    const points = [
+      [10, 10],
+      [100, 200],
+      [300, 50],
+      [200, 300],
+    ] as const;
     assert.deepEqual(pixels(ours, points), pixels(ref, points));
     const info = gdalInfo(ours);
     assert.deepEqual(info.geoTransform, gdalInfo(LANDSAT).geoTransform);
@@ -124,7 +154,12 @@ describe('zonal statistics and raster calculator in the worker', { skip: skipRea
 
   test('raster calculator: classes with where(); nodata in, nodata out; a finer raster aligned onto the first', async () => {
     const classes = out('classes.tif');
-    await runAlgorithm(client, 'raster_calculator', { inputs: [ELEV], expression: 'where(A1 > 400, 2, 1)', data_type: 'Byte', nodata: 0 }, classes);
+    await runAlgorithm(
+      client,
+      'raster_calculator',
+      { inputs: [ELEV], expression: 'where(A1 > 400, 2, 1)', data_type: 'Byte', nodata: 0 },
+      classes,
+    );
     const hist = JSON.parse(gdalCli('gdalinfo', ['-json', '-hist', classes])).bands[0].histogram as { buckets: number[] };
     const high = out('high.tif');
     gdalCli('gdal_calc.py', ['--quiet', '-A', ELEV, '--calc', 'A > 400', '--type', 'Byte', '--NoDataValue', '255', '--outfile', high]);

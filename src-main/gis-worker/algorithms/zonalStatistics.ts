@@ -22,7 +22,8 @@ export const runZonalStatistics: AlgorithmRun = async (params, output, ctx) => {
   const zones = await openVectorInput(p.zones, 'zones');
   try {
     const geomName = gdal.Geometry.getName(zones.layer.geomType);
-    if (POINT_OR_LINE.test(geomName)) throw new BadInputError(`The zones of ${zones.path} are ${geomName.toLowerCase()}s; zonal statistics need polygons`);
+    if (POINT_OR_LINE.test(geomName))
+      throw new BadInputError(`The zones of ${zones.path} are ${geomName.toLowerCase()}s; zonal statistics need polygons`);
     const names = p.stats.map((s) => `${p.prefix}${s}`);
     const existing = new Set(zones.layer.fields.getNames().map((n) => n.toLowerCase()));
     const clash = names.find((n) => existing.has(n.toLowerCase()));
@@ -40,7 +41,8 @@ export const runZonalStatistics: AlgorithmRun = async (params, output, ctx) => {
       const toRaster = transformation(zones, raster.ds.srs, raster.path);
       stats = new ZoneStatistics(band, raster.ds, { signal: ctx.signal, allTouched: p.all_touched });
       for (const field of zones.layer.fields) mem.layer.fields.add(field);
-      for (const [i, s] of p.stats.entries()) mem.layer.fields.add(new gdal.FieldDefn(names[i]!, s === 'count' ? gdal.OFTInteger64 : gdal.OFTReal));
+      for (const [i, s] of p.stats.entries())
+        mem.layer.fields.add(new gdal.FieldDefn(names[i]!, s === 'count' ? gdal.OFTInteger64 : gdal.OFTReal));
 
       const total = zones.layer.features.count() || 1;
       let done = 0;
@@ -64,7 +66,10 @@ export const runZonalStatistics: AlgorithmRun = async (params, output, ctx) => {
       const featureCount = await saveAsGeoPackage(mem.ds, layerName, path, ctx, 'Writing zones', ['-nlt', 'PROMOTE_TO_MULTI'], 0.9);
       ctx.progress(1, `Statistics of ${featureCount.toLocaleString('en-US')} zones`);
       const notes = [`Fields added: ${names.join(', ')}`];
-      if (empty) notes.push(`${empty} zone(s) hold no valid pixel (outside the raster, all nodata, or smaller than a pixel): count 0, mean/min/max null`);
+      if (empty)
+        notes.push(
+          `${empty} zone(s) hold no valid pixel (outside the raster, all nodata, or smaller than a pixel): count 0, mean/min/max null`,
+        );
       return { output, featureCount, notes };
     } finally {
       stats?.close();

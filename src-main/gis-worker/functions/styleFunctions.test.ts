@@ -41,7 +41,7 @@ describe('style worker functions', { skip: skipReason }, () => {
   test('quantile breaks of nc BIR74 equal the quantiles of the values ogrinfo reads; 20 counties per class', async () => {
     const values = ogrValues(NC, 'SELECT BIR74 FROM "nc.gpkg"', 'BIR74').sort((a, b) => a - b);
     assert.equal(values.length, 100);
-    const r = (await call('style.classify', { source: NC, field: 'BIR74', method: 'quantile', classes: 5 }));
+    const r = await call('style.classify', { source: NC, field: 'BIR74', method: 'quantile', classes: 5 });
     const expected = [values[0]!, ...[0.2, 0.4, 0.6, 0.8].map((p) => linearQuantile(values, p)), values[99]!];
     assert.equal(r.breaks.length, 6);
     r.breaks.forEach((b, i) => assert.ok(Math.abs(b - expected[i]!) < 1e-9, `break ${i}: ${b} vs ${expected[i]}`));
@@ -53,7 +53,7 @@ describe('style worker functions', { skip: skipReason }, () => {
   test('equal interval spans ogrinfo MIN..MAX; counts add up', async () => {
     const [min] = ogrValues(NC, 'SELECT MIN(SID79) AS lo FROM "nc.gpkg"', 'lo');
     const [max] = ogrValues(NC, 'SELECT MAX(SID79) AS hi FROM "nc.gpkg"', 'hi');
-    const r = (await call('style.classify', { source: NC, field: 'SID79', method: 'equal_interval', classes: 4 }));
+    const r = await call('style.classify', { source: NC, field: 'SID79', method: 'equal_interval', classes: 4 });
     assert.deepEqual(r.breaks, [min!, min! + (max! - min!) / 4, min! + (max! - min!) / 2, min! + (3 * (max! - min!)) / 4, max!]);
     assert.equal(
       r.counts.reduce((s, n) => s + n, 0),
@@ -74,15 +74,16 @@ describe('style worker functions', { skip: skipReason }, () => {
     }
     const ss = (i: number, j: number) => s2[j]! - s2[i]! - (s1[j]! - s1[i]!) ** 2 / (j - i); // values i..j-1
     let best = Infinity;
-    for (let a = 1; a < n - 2; a++) for (let b = a + 1; b < n - 1; b++) for (let c = b + 1; c < n; c++) best = Math.min(best, ss(0, a) + ss(a, b) + ss(b, c) + ss(c, n));
-    const r = (await call('style.classify', { source: NC, field: 'BIR74', method: 'jenks', classes: 4 }));
+    for (let a = 1; a < n - 2; a++)
+      for (let b = a + 1; b < n - 1; b++) for (let c = b + 1; c < n; c++) best = Math.min(best, ss(0, a) + ss(a, b) + ss(b, c) + ss(c, n));
+    const r = await call('style.classify', { source: NC, field: 'BIR74', method: 'jenks', classes: 4 });
     const bounds = [0, ...r.counts.map((_, i) => r.counts.slice(0, i + 1).reduce((x, y) => x + y, 0))];
     const cost = r.counts.reduce((total, _, i) => total + ss(bounds[i]!, bounds[i + 1]!), 0);
     assert.ok(Math.abs(cost - best) / best < 1e-9, `Jenks cost ${cost} vs optimum ${best}`);
   });
 
   test('unique values with counts, most frequent first, as ogrinfo GROUP BY counts them', async () => {
-    const r = (await call('style.unique_values', { source: COUNTRIES, field: 'CONTINENT', limit: 3 }));
+    const r = await call('style.unique_values', { source: COUNTRIES, field: 'CONTINENT', limit: 3 });
     assert.deepEqual(
       r.values.map((v) => v.value),
       ['Africa', 'Asia', 'Europe'],
@@ -94,7 +95,7 @@ describe('style worker functions', { skip: skipReason }, () => {
 
   test('rule counts follow first-match order and agree with ogrinfo -where', async () => {
     const filters = ["CONTINENT = 'Africa' and POP_EST > 50000000", "CONTINENT in ('Africa', 'Europe')"];
-    const r = (await call('style.count_rules', { source: COUNTRIES, filters }));
+    const r = await call('style.count_rules', { source: COUNTRIES, filters });
     const first = ogrCount(COUNTRIES, 'ne_110m_admin_0_countries', "CONTINENT = 'Africa' AND POP_EST > 50000000");
     const either = ogrCount(COUNTRIES, 'ne_110m_admin_0_countries', "CONTINENT IN ('Africa', 'Europe')");
     assert.deepEqual(r.counts, [first, either - first]);
@@ -109,7 +110,7 @@ describe('style worker functions', { skip: skipReason }, () => {
       .map((l) => Number(l.split(' ')[2]))
       .filter((v) => v !== -32768)
       .sort((a, b) => a - b);
-    const r = (await call('style.raster_cut', { source: fixture('elev.tif'), bands: [1], lower: 2, upper: 98 }));
+    const r = await call('style.raster_cut', { source: fixture('elev.tif'), bands: [1], lower: 2, upper: 98 });
     const b = r.bands[0]!;
     assert.equal(b.validPixels, values.length);
     const bucket = (b.dataMax! - b.dataMin!) / 256;
@@ -121,7 +122,7 @@ describe('style worker functions', { skip: skipReason }, () => {
   });
 
   test('the cut of each Landsat band on its own (byte data, one-unit buckets)', async () => {
-    const r = (await call('style.raster_cut', { source: fixture('L7_ETMs.tif'), bands: [4, 1], lower: 2, upper: 98 }));
+    const r = await call('style.raster_cut', { source: fixture('L7_ETMs.tif'), bands: [4, 1], lower: 2, upper: 98 });
     assert.deepEqual(
       r.bands.map((b) => b.band),
       [4, 1],
@@ -140,7 +141,9 @@ describe('style worker functions', { skip: skipReason }, () => {
 
   test('label points: one per feature, inside it, in its widest part (Canada on the mainland), with only the asked fields', async () => {
     const text = (await call('style.label_points', { source: COUNTRIES, fields: ['NAME', 'POP_EST'] })) as string;
-    const fc = JSON.parse(text) as { features: { properties: Record<string, unknown>; geometry: { type: string; coordinates: [number, number] } }[] };
+    const fc = JSON.parse(text) as {
+      features: { properties: Record<string, unknown>; geometry: { type: string; coordinates: [number, number] } }[];
+    };
     assert.equal(fc.features.length, 177);
     assert.deepEqual(Object.keys(fc.features[0]!.properties).sort(), ['NAME', 'POP_EST']);
     for (const name of ['Canada', 'France', 'Indonesia', 'United States of America', 'Chile']) {
@@ -148,13 +151,21 @@ describe('style worker functions', { skip: skipReason }, () => {
       assert.equal(f.geometry.type, 'Point');
       const [x, y] = f.geometry.coordinates;
       // GDAL's SQL as referee: the point lies within the country polygon.
-      const inside = ogrValues(COUNTRIES, `SELECT ST_Within(MakePoint(${x}, ${y}, 4326), GEOMETRY) AS w FROM ne_110m_admin_0_countries WHERE NAME = '${name}'`, 'w', ['-dialect', 'SQLite']);
+      const inside = ogrValues(
+        COUNTRIES,
+        `SELECT ST_Within(MakePoint(${x}, ${y}, 4326), GEOMETRY) AS w FROM ne_110m_admin_0_countries WHERE NAME = '${name}'`,
+        'w',
+        ['-dialect', 'SQLite'],
+      );
       assert.deepEqual(inside, [1], `${name} at ${x}, ${y}`);
     }
     const canada = fc.features.find((x) => x.properties.NAME === 'Canada')!.geometry.coordinates;
     assert.ok(canada[1] < 65, `Canada's label is on the mainland, not in the Arctic islands: ${canada}`);
     const france = fc.features.find((x) => x.properties.NAME === 'France')!.geometry.coordinates;
-    assert.ok(france[0] > -5 && france[0] < 8 && france[1] > 42 && france[1] < 51, `France's label is in Europe, not French Guiana: ${france}`);
+    assert.ok(
+      france[0] > -5 && france[0] < 8 && france[1] > 42 && france[1] < 51,
+      `France's label is in Europe, not French Guiana: ${france}`,
+    );
     // NAD27 counties come back in WGS 84 lon/lat.
     const nc = JSON.parse((await call('style.label_points', { source: NC, fields: ['NAME'] })) as string) as typeof fc;
     const meck = nc.features.find((f) => f.properties.NAME === 'Mecklenburg')!.geometry.coordinates;
@@ -163,13 +174,24 @@ describe('style worker functions', { skip: skipReason }, () => {
 
   test("the person's mistakes come back as bad input with what would work", async () => {
     const bad = async (fn: string, args: unknown, message: RegExp) =>
-      assert.rejects(client.call(fn as WorkerCallName, args as never), (err: Error) => err instanceof WorkerRequestError && err.code === 'bad_input' && message.test(err.message));
-    await bad('style.classify', { source: NC, field: 'POP', method: 'quantile', classes: 5 }, /no field 'POP'; its fields are: AREA, PERIMETER, .*BIR74/);
+      assert.rejects(
+        client.call(fn as WorkerCallName, args as never),
+        (err: Error) => err instanceof WorkerRequestError && err.code === 'bad_input' && message.test(err.message),
+      );
+    await bad(
+      'style.classify',
+      { source: NC, field: 'POP', method: 'quantile', classes: 5 },
+      /no field 'POP'; its fields are: AREA, PERIMETER, .*BIR74/,
+    );
     await bad('style.classify', { source: fixture('elev.tif'), field: 'x', method: 'quantile', classes: 5 }, /is a raster/);
     await bad('style.raster_cut', { source: fixture('elev.tif'), bands: [2], lower: 2, upper: 98 }, /has 1 band; there is no band 2/);
     await bad('style.raster_cut', { source: NC, bands: [1], lower: 2, upper: 98 }, /is a vector layer/);
     await bad('style.count_rules', { source: COUNTRIES, filters: ['POP_EST >'] }, /rule 1: expected a number/);
-    await bad('style.classify', { source: NC, field: 'BIR74', method: 'median', classes: 5 }, /^Invalid arguments for style\.classify: method: /);
+    await bad(
+      'style.classify',
+      { source: NC, field: 'BIR74', method: 'median', classes: 5 },
+      /^Invalid arguments for style\.classify: method: /,
+    );
     await bad('style.label_points', { source: NC, fields: ['NAME', 'nope'] }, /no field 'nope'/);
   });
 });

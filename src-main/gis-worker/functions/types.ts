@@ -15,7 +15,10 @@ export interface FunctionContext {
  * (defaults filled) and returns a structured-cloneable value of the contract's result shape.
  * Throw BadInputError for problems with the person's data.
  */
-export type WorkerFunction<F extends WorkerCallName> = (args: CallArgs<F>, ctx: FunctionContext) => Promise<z.input<(typeof WORKER_CALLS)[F]['result']>>;
+export type WorkerFunction<F extends WorkerCallName> = (
+  args: CallArgs<F>,
+  ctx: FunctionContext,
+) => Promise<z.input<(typeof WORKER_CALLS)[F]['result']>>;
 
 /** The implementations of one family: exactly the contract's names that start with `PREFIX.`. */
 export type WorkerFamily<Prefix extends string> = {

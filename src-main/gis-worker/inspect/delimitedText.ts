@@ -95,7 +95,9 @@ export function guessDelimiter(sample: string): string {
   let best = ',';
   let bestScore = -1;
   for (const d of DELIMITERS) {
-    const counts = parseDelimited(sample, d, 200).map((r) => r.cells.length).filter((n) => n > 1);
+    const counts = parseDelimited(sample, d, 200)
+      .map((r) => r.cells.length)
+      .filter((n) => n > 1);
     if (counts.length === 0) continue;
     const freq = new Map<number, number>();
     for (const n of counts) freq.set(n, (freq.get(n) ?? 0) + 1);
@@ -126,7 +128,10 @@ export function detectLayout(records: CsvRecord[], delimiter: string): TableLayo
   let header = 0;
   for (let i = 0; i < Math.min(records.length, 400); i++) {
     if (counts[i]! < wide) continue;
-    const following = counts.slice(i + 1).filter((n) => n > 0).slice(0, 2);
+    const following = counts
+      .slice(i + 1)
+      .filter((n) => n > 0)
+      .slice(0, 2);
     if (following.every((n) => n >= wide)) {
       header = i;
       break;

@@ -13,9 +13,45 @@ import { resolveDelimitedSource } from './tableSource.js';
 
 /** Extensions of files GDAL reads as a dataset of their own (sidecars such as .dbf/.prj are not). */
 const GIS_EXTENSIONS = new Set([
-  '.shp', '.gpkg', '.geojson', '.json', '.fgb', '.kml', '.kmz', '.gpx', '.gml', '.csv', '.tsv', '.xlsx', '.xls', '.ods',
-  '.sqlite', '.db', '.tab', '.mif', '.dxf', '.topojson', '.tif', '.tiff', '.vrt', '.img', '.asc', '.hgt', '.jp2', '.png',
-  '.jpg', '.nc', '.grd', '.dem', '.bil', '.ecw', '.mbtiles', '.pmtiles', '.zip', '.osm', '.pbf',
+  '.shp',
+  '.gpkg',
+  '.geojson',
+  '.json',
+  '.fgb',
+  '.kml',
+  '.kmz',
+  '.gpx',
+  '.gml',
+  '.csv',
+  '.tsv',
+  '.xlsx',
+  '.xls',
+  '.ods',
+  '.sqlite',
+  '.db',
+  '.tab',
+  '.mif',
+  '.dxf',
+  '.topojson',
+  '.tif',
+  '.tiff',
+  '.vrt',
+  '.img',
+  '.asc',
+  '.hgt',
+  '.jp2',
+  '.png',
+  '.jpg',
+  '.nc',
+  '.grd',
+  '.dem',
+  '.bil',
+  '.ecw',
+  '.mbtiles',
+  '.pmtiles',
+  '.zip',
+  '.osm',
+  '.pbf',
 ]);
 /** Folders that are one dataset (a FileGDB). */
 const DATASET_FOLDERS = new Set(['.gdb']);
@@ -93,8 +129,8 @@ export async function describeFile(path: string, options: { withFields: boolean;
       if (options.withFields) {
         const names: string[] = [];
         layer.fields.forEach((f) => {
-        names.push(`${f.name} (${f.type})`);
-      });
+          names.push(`${f.name} (${f.type})`);
+        });
         entry.fields = names;
       }
       layers.push(entry);

@@ -10,7 +10,18 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { CallParams, WorkerCallName } from '../../../src-shared/worker/workerCalls.js';
 import type { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
-import { assertClose, E2E_FIXTURES, e2eFixture, fixture, gdalCli, makeTempDir, ogrSummary, rejectsAsBadInput, skipReason, startWorker } from '../testSupport.js';
+import {
+  assertClose,
+  E2E_FIXTURES,
+  e2eFixture,
+  fixture,
+  gdalCli,
+  makeTempDir,
+  ogrSummary,
+  rejectsAsBadInput,
+  skipReason,
+  startWorker,
+} from '../testSupport.js';
 
 const own = e2eFixture;
 
@@ -54,7 +65,8 @@ describe('inspect worker functions', { skip: skipReason }, () => {
   let client: GisWorkerClient;
   const tmp = makeTempDir('mapwright-inspect-');
   const call = <F extends WorkerCallName>(fn: F, args: CallParams<F>) => client.call(fn, args) as Promise<Obj>;
-  const fails = (fn: string, args: unknown, pattern: RegExp) => rejectsAsBadInput(client.call(fn as WorkerCallName, args as never), pattern);
+  const fails = (fn: string, args: unknown, pattern: RegExp) =>
+    rejectsAsBadInput(client.call(fn as WorkerCallName, args as never), pattern);
   before(() => {
     process.env.GDAL_PAM_ENABLED = 'NO';
     client = startWorker();
@@ -97,7 +109,12 @@ describe('inspect worker functions', { skip: skipReason }, () => {
 
   test('query features: attribute filter count agrees with ogrinfo -where; fields subset; limit truncates', async () => {
     const where = "continent = 'Africa' AND pop > 50000000";
-    const r = await call('inspect.query_features', { source: own('world.gpkg'), where, fields: ['name_long', 'pop'], include_geometry: false });
+    const r = await call('inspect.query_features', {
+      source: own('world.gpkg'),
+      where,
+      fields: ['name_long', 'pop'],
+      include_geometry: false,
+    });
     assert.equal(r.total_count, ogrSummary(own('world.gpkg'), 'world', ['-where', where]).featureCount);
     assert.equal(r.returned, r.total_count);
     assert.ok(r.features.some((f: Obj) => f.properties.name_long === 'Nigeria'));
@@ -121,19 +138,43 @@ describe('inspect worker functions', { skip: skipReason }, () => {
 
   test('query features: bbox in degrees on a British National Grid layer; a point geometry finds its country', async () => {
     // Edinburgh lies at about 3.19° W, 55.95° N.
-    const r = await call('inspect.query_features', { source: fixture('scot_BNG.shp'), bbox: [-3.25, 55.93, -3.15, 55.97], fields: ['NAME'], include_geometry: false });
-    assert.deepEqual(r.features.map((f: Obj) => f.properties.NAME), ['Edinburgh']);
+    const r = await call('inspect.query_features', {
+      source: fixture('scot_BNG.shp'),
+      bbox: [-3.25, 55.93, -3.15, 55.97],
+      fields: ['NAME'],
+      include_geometry: false,
+    });
+    assert.deepEqual(
+      r.features.map((f: Obj) => f.properties.NAME),
+      ['Edinburgh'],
+    );
     // Paris, 2.35° E 48.86° N.
     const p = await call('inspect.query_features', { source: own('world.gpkg'), geometry: 'POINT (2.35 48.86)', fields: ['name_long'] });
-    assert.deepEqual(p.features.map((f: Obj) => f.properties.name_long), ['France']);
+    assert.deepEqual(
+      p.features.map((f: Obj) => f.properties.name_long),
+      ['France'],
+    );
     assert.equal(p.features[0].geometry.type, 'MultiPolygon');
     // The same point given in British National Grid metres (EPSG:27700) finds Scottish areas only when it is there.
-    const bng = await call('inspect.query_features', { source: fixture('scot_BNG.shp'), geometry: { type: 'Point', coordinates: [325_500, 673_500] }, filter_crs: 'EPSG:27700', fields: ['NAME'], include_geometry: false });
-    assert.deepEqual(bng.features.map((f: Obj) => f.properties.NAME), ['Edinburgh']);
+    const bng = await call('inspect.query_features', {
+      source: fixture('scot_BNG.shp'),
+      geometry: { type: 'Point', coordinates: [325_500, 673_500] },
+      filter_crs: 'EPSG:27700',
+      fields: ['NAME'],
+      include_geometry: false,
+    });
+    assert.deepEqual(
+      bng.features.map((f: Obj) => f.properties.NAME),
+      ['Edinburgh'],
+    );
   });
 
   test('query features: bad input — unknown field in the filter or subset, bad syntax, wrong CRS', async () => {
-    await fails('inspect.query_features', { source: own('world.gpkg'), where: 'populaton > 5' }, /Invalid attribute filter.*Fields: iso_a2, name_long/);
+    await fails(
+      'inspect.query_features',
+      { source: own('world.gpkg'), where: 'populaton > 5' },
+      /Invalid attribute filter.*Fields: iso_a2, name_long/,
+    );
     await fails('inspect.query_features', { source: fixture('scot_BNG.shp'), where: 'NAME = ' }, /Invalid attribute filter/);
     await fails('inspect.query_features', { source: own('world.gpkg'), fields: ['nome'] }, /No field 'nome'/);
     await fails('inspect.query_features', { source: own('world.gpkg'), bbox: [0, 0, 1, 1], filter_crs: 'EPSG:0' }, /Unknown filter CRS/);
@@ -142,9 +183,17 @@ describe('inspect worker functions', { skip: skipReason }, () => {
 
   test('a Shapefile with non-ASCII field names: fields read as UTF-8 and usable in filters', async () => {
     const where = '"población" > 100000000';
-    const r = await call('inspect.query_features', { source: own('sudamerica.shp'), where, fields: ['país', 'población'], include_geometry: false });
+    const r = await call('inspect.query_features', {
+      source: own('sudamerica.shp'),
+      where,
+      fields: ['país', 'población'],
+      include_geometry: false,
+    });
     assert.equal(r.total_count, ogrSummary(own('sudamerica.shp'), 'sudamerica', ['-where', where]).featureCount);
-    assert.deepEqual(r.features.map((f: Obj) => f.properties['país']), ['Brazil']);
+    assert.deepEqual(
+      r.features.map((f: Obj) => f.properties['país']),
+      ['Brazil'],
+    );
   });
 
   test('sample raster: values match gdallocationinfo; nodata is null; outside has no pixel', async () => {
@@ -162,17 +211,27 @@ describe('inspect worker functions', { skip: skipReason }, () => {
       if (ref === '-32768') assert.equal(got, null, `nodata at ${lon},${lat}`);
       else assert.equal(got, Number(ref), `value at ${lon},${lat}`);
     }
-    assert.ok(r.samples.slice(0, 3).some((s: Obj) => s.values['1'] === null), 'one of the points is nodata');
+    assert.ok(
+      r.samples.slice(0, 3).some((s: Obj) => s.values['1'] === null),
+      'one of the points is nodata',
+    );
     assert.deepEqual(r.samples[3], { x: 0, y: 0, pixel: null, values: { 1: null } });
   });
 
   test('sample raster in a projected CRS: the 6 Landsat bands at a UTM point match gdallocationinfo -geoloc', async () => {
     const info = JSON.parse(gdalCli('gdalinfo', ['-json', fixture('L7_ETMs.tif')])) as { cornerCoordinates: { center: [number, number] } };
     const [x, y] = info.cornerCoordinates.center;
-    const ref = gdalCli('gdallocationinfo', ['-valonly', '-geoloc', fixture('L7_ETMs.tif'), String(x), String(y)]).trim().split('\n').map(Number);
+    const ref = gdalCli('gdallocationinfo', ['-valonly', '-geoloc', fixture('L7_ETMs.tif'), String(x), String(y)])
+      .trim()
+      .split('\n')
+      .map(Number);
     const r = await call('inspect.sample_raster', { source: fixture('L7_ETMs.tif'), points: [[x, y]], crs: 'EPSG:31985' });
     assert.deepEqual(Object.values(r.samples[0].values), ref);
-    await fails('inspect.sample_raster', { source: fixture('L7_ETMs.tif'), points: [[x, y]], bands: [7] }, /6 band\(s\); there is no band 7/);
+    await fails(
+      'inspect.sample_raster',
+      { source: fixture('L7_ETMs.tif'), points: [[x, y]], bands: [7] },
+      /6 band\(s\); there is no band 7/,
+    );
   });
 
   test('GeoPackage raster: the same DEM as a GPKG tile table gives the same values as the GeoTIFF', async () => {
@@ -182,7 +241,10 @@ describe('inspect worker functions', { skip: skipReason }, () => {
     ];
     const a = await call('inspect.sample_raster', { source: own('elev_raster.gpkg'), points: pts });
     const b = await call('inspect.sample_raster', { source: fixture('elev.tif'), points: pts });
-    assert.deepEqual(a.samples.map((s: Obj) => s.values), b.samples.map((s: Obj) => s.values));
+    assert.deepEqual(
+      a.samples.map((s: Obj) => s.values),
+      b.samples.map((s: Obj) => s.values),
+    );
     assert.equal(Number(locationValue(own('elev_raster.gpkg'), 6.004, 49.796)), a.samples[0].values['1']);
   });
 
@@ -208,30 +270,57 @@ describe('inspect worker functions', { skip: skipReason }, () => {
       const z = r.zones.find((x: Obj) => x.zone === name).band_1;
       const out = path.join(tmp.dir, `cut_${name}.tif`);
       // Same grid as the source (no resampling), pixels whose centre is inside the canton kept.
-      gdalCli('gdalwarp', ['-q', '-overwrite', '-cutline', own('lux.shp'), '-cwhere', `NAME_2 = '${name}'`, '-te', '5.741666666666666', '49.44166666666666', '6.533333333333333', '50.19166666666666', '-ts', '95', '90', '-dstnodata', '-32768', fixture('elev.tif'), out]);
+      gdalCli('gdalwarp', [
+        '-q',
+        '-overwrite',
+        '-cutline',
+        own('lux.shp'),
+        '-cwhere',
+        `NAME_2 = '${name}'`,
+        '-te',
+        '5.741666666666666',
+        '49.44166666666666',
+        '6.533333333333333',
+        '50.19166666666666',
+        '-ts',
+        '95',
+        '90',
+        '-dstnodata',
+        '-32768',
+        fixture('elev.tif'),
+        out,
+      ]);
       const ref = gdalinfoStats(out, tmp.dir);
       assertClose(z.count, (ref.validPercent / 100) * 95 * 90, 95 * 90 * 0.00005, `${name} pixel count`);
       assert.equal(z.min, ref.minimum, `${name} min`);
       assert.equal(z.max, ref.maximum, `${name} max`);
       assertClose(z.mean, ref.mean, 1e-9, `${name} mean`);
     }
-    await fails('inspect.raster_stats', { source: fixture('elev.tif'), zones: own('lux.shp'), zone_field: 'canton' }, /No field 'canton'.*NAME_2/);
+    await fails(
+      'inspect.raster_stats',
+      { source: fixture('elev.tif'), zones: own('lux.shp'), zone_field: 'canton' },
+      /No field 'canton'.*NAME_2/,
+    );
   });
 
   test('describe a folder: GIS files one level deep, shapefile sidecars folded, spreadsheet sheets as tables', async () => {
     const r = await call('inspect.describe_path', { path: E2E_FIXTURES });
     assert.equal(r.kind, 'folder');
     const names = r.files.map((f: Obj) => path.basename(f.path));
-    for (const n of ['world.gpkg', 'lux.shp', 'sudamerica.shp', 'test_trk2.gpx', 'datasets.xlsx', 'worldbank_df.csv']) assert.ok(names.includes(n), n);
+    for (const n of ['world.gpkg', 'lux.shp', 'sudamerica.shp', 'test_trk2.gpx', 'datasets.xlsx', 'worldbank_df.csv'])
+      assert.ok(names.includes(n), n);
     assert.ok(!names.includes('lux.dbf') && !names.includes('SOURCES.md'));
     const xlsx = r.files.find((f: Obj) => f.path.endsWith('datasets.xlsx'));
     // The R datasets: iris 150 rows, mtcars 32, chickwts 71, quakes 1000.
-    assert.deepEqual(xlsx.layers.map((l: Obj) => [l.name, l.kind, l.feature_count]), [
-      ['iris', 'table', 150],
-      ['mtcars', 'table', 32],
-      ['chickwts', 'table', 71],
-      ['quakes', 'table', 1000],
-    ]);
+    assert.deepEqual(
+      xlsx.layers.map((l: Obj) => [l.name, l.kind, l.feature_count]),
+      [
+        ['iris', 'table', 150],
+        ['mtcars', 'table', 32],
+        ['chickwts', 'table', 71],
+        ['quakes', 'table', 1000],
+      ],
+    );
     const world = await call('inspect.describe_path', { path: own('world.gpkg') });
     assert.equal(world.layers[0].crs, 'EPSG:4326');
     assert.ok(world.layers[0].fields.includes('pop (real)'));
@@ -261,13 +350,20 @@ describe('inspect worker functions', { skip: skipReason }, () => {
     assert.equal(bowie.features[0].properties['Date of death'], '2016-01-10');
 
     // The raw text says Alabama's 1969 per-capita income was 2734, FIPS "01".
-    const raw = readFileSync(own('spi_download.csv'), 'utf8').split('\n').find((l) => l.includes('"Alabama"'))!;
+    const raw = readFileSync(own('spi_download.csv'), 'utf8')
+      .split('\n')
+      .find((l) => l.includes('"Alabama"'))!;
     const bea = await call('inspect.query_features', { source: own('spi_download.csv'), where: "AreaName = 'Alabama'" });
     assert.equal(bea.total_count, 1);
     assert.equal(bea.features[0].properties.FIPS, '01', 'a quoted code stays text');
     assert.equal(bea.features[0].properties['1969'], Number(raw.split(',')[3]));
     const beaInfo = await client.call('layers.describe', { source: own('spi_download.csv') });
-    assert.equal(beaInfo.featureCount, readFileSync(own('spi_download.csv'), 'utf8').split('\n').filter((l) => /^"400"/.test(l)).length);
+    assert.equal(
+      beaInfo.featureCount,
+      readFileSync(own('spi_download.csv'), 'utf8')
+        .split('\n')
+        .filter((l) => /^"400"/.test(l)).length,
+    );
 
     const wb = await client.call('layers.describe', { source: own('worldbank_df.csv') });
     assert.equal(wb.fields.find((f) => f.name === 'HDI')?.type, 'real', 'NA cells do not make HDI text');
@@ -278,10 +374,17 @@ describe('inspect worker functions', { skip: skipReason }, () => {
       { name: 'world', source: own('world.gpkg') },
       { name: 'world bank', source: own('worldbank_df.csv') },
     ];
-    const sql = 'SELECT w.name_long, b.HDI, ST_Area(w.geom) > 0 AS has_area FROM world w JOIN "world bank" b ON b.iso_a2 = w.iso_a2 WHERE w.iso_a2 IN (\'NA\', \'AO\') ORDER BY w.name_long';
+    const sql =
+      "SELECT w.name_long, b.HDI, ST_Area(w.geom) > 0 AS has_area FROM world w JOIN \"world bank\" b ON b.iso_a2 = w.iso_a2 WHERE w.iso_a2 IN ('NA', 'AO') ORDER BY w.name_long";
     const r = await call('inspect.sql', { sql, tables, limit: 10 });
     // Namibia's ISO code is the text "NA" — not a missing value — and its HDI is 0.606.
-    const hdi = (name: string) => Number(readFileSync(own('worldbank_df.csv'), 'utf8').split('\n').find((l) => l.startsWith(`${name},`))!.split(',')[2]);
+    const hdi = (name: string) =>
+      Number(
+        readFileSync(own('worldbank_df.csv'), 'utf8')
+          .split('\n')
+          .find((l) => l.startsWith(`${name},`))!
+          .split(',')[2],
+      );
     assert.deepEqual(r.rows, [
       { name_long: 'Angola', HDI: hdi('Angola'), has_area: 1 },
       { name_long: 'Namibia', HDI: hdi('Namibia'), has_area: 1 },
@@ -297,7 +400,11 @@ describe('inspect worker functions', { skip: skipReason }, () => {
     await fails('inspect.sql', { sql: 'SELECT 1; DROP TABLE world', tables }, /one statement/);
     await fails('inspect.sql', { sql: "WITH x AS (SELECT 1) INSERT INTO world (name_long) SELECT 'x' FROM x", tables }, /INSERT is not/);
     await fails('inspect.sql', { sql: "ATTACH DATABASE '/tmp/x.db' AS x", tables }, /Only a SELECT/);
-    await fails('inspect.sql', { sql: "SELECT BlobToFile(x'00', '/tmp/mapwright-x')", tables }, /BlobToFile\(\) is not allowed: it reads or writes files/);
+    await fails(
+      'inspect.sql',
+      { sql: "SELECT BlobToFile(x'00', '/tmp/mapwright-x')", tables },
+      /BlobToFile\(\) is not allowed: it reads or writes files/,
+    );
     await fails('inspect.sql', { sql: 'SELECT nme FROM world', tables }, /no such column: nme.*"world" \(geom \[geometry\], iso_a2/);
   });
 
@@ -311,7 +418,11 @@ describe('inspect worker functions', { skip: skipReason }, () => {
       { name: 'wb', source: path.join(dir, 'worldbank_df.csv') },
       { name: 'deaths', source: path.join(dir, 'deaths_arts.csv') },
     ];
-    await call('inspect.sql', { sql: 'SELECT w.name_long, ST_Area(ST_Buffer(w.geom, 0.1)) FROM world w JOIN wb ON wb.iso_a2 = w.iso_a2', tables, limit: 3 });
+    await call('inspect.sql', {
+      sql: 'SELECT w.name_long, ST_Area(ST_Buffer(w.geom, 0.1)) FROM world w JOIN wb ON wb.iso_a2 = w.iso_a2',
+      tables,
+      limit: 3,
+    });
     await call('inspect.sql', { sql: 'SELECT COUNT(*) FROM deaths', tables });
     await fails('inspect.sql', { sql: 'UPDATE world SET pop = 0', tables }, /Only a SELECT/);
     await call('inspect.query_features', { source: path.join(dir, 'world.gpkg'), where: 'pop > 1' });
@@ -330,11 +441,24 @@ describe('inspect worker functions', { skip: skipReason }, () => {
     const ref = ogrSummary(out, 'africa_hdi');
     assert.equal(r.featureCount, ref.featureCount);
     // Referee: African ISO codes from ogrinfo that also appear in the CSV's raw text.
-    const codes = new Set(readFileSync(own('worldbank_df.csv'), 'utf8').split('\n').map((l) => /^(?:"[^"]*"|[^,]*),"?([A-Z]{2})"?,/.exec(l)?.[1]).filter(Boolean));
-    const african = [...gdalCli('ogrinfo', ['-q', '-sql', "SELECT iso_a2 FROM world WHERE continent = 'Africa'", own('world.gpkg')]).matchAll(/iso_a2 \(String\) = (\w+)/g)].map((m) => m[1]);
+    const codes = new Set(
+      readFileSync(own('worldbank_df.csv'), 'utf8')
+        .split('\n')
+        .map((l) => /^(?:"[^"]*"|[^,]*),"?([A-Z]{2})"?,/.exec(l)?.[1])
+        .filter(Boolean),
+    );
+    const african = [
+      ...gdalCli('ogrinfo', ['-q', '-sql', "SELECT iso_a2 FROM world WHERE continent = 'Africa'", own('world.gpkg')]).matchAll(
+        /iso_a2 \(String\) = (\w+)/g,
+      ),
+    ].map((m) => m[1]);
     assert.equal(ref.featureCount, african.filter((c) => codes.has(c)).length);
     assert.match(ref.geometry, /Multi Polygon/);
     await fails('inspect.save_query', { sql, tables, output: `${out}|layername=again` }, /already exists/);
-    await fails('inspect.save_query', { sql: 'DROP TABLE world', tables, output: `${path.join(tmp.dir, 'x.gpkg')}|layername=x` }, /Only a SELECT/);
+    await fails(
+      'inspect.save_query',
+      { sql: 'DROP TABLE world', tables, output: `${path.join(tmp.dir, 'x.gpkg')}|layername=x` },
+      /Only a SELECT/,
+    );
   });
 });

@@ -64,7 +64,10 @@ async function nativeExtent(opened: OpenedSource): Promise<BBox | null> {
  * The extent of a source in any CRS, as [xmin, ymin, xmax, ymax]. Edges are densified so a
  * projected box still holds the whole layer.
  */
-export async function sourceExtent(source: string, target: string | null): Promise<{ extent: BBox; crs: string; native_crs: CrsDetails | null }> {
+export async function sourceExtent(
+  source: string,
+  target: string | null,
+): Promise<{ extent: BBox; crs: string; native_crs: CrsDetails | null }> {
   const opened = await openSource(source);
   try {
     const extent = await nativeExtent(opened);
@@ -94,7 +97,17 @@ async function reprojectedExtent(opened: OpenedSource, to: SpatialReference): Pr
   if (count < 0 || count > EXACT_EXTENT_MAX_FEATURES) return null;
   const out = vsimemPath('gpkg');
   try {
-    const ds = await gdal.vectorTranslateAsync(out, opened.ds, ['-f', 'GPKG', '-t_srs', to.toWKT(), '-nln', 'extent', '-select', '', opened.layer.name]);
+    const ds = await gdal.vectorTranslateAsync(out, opened.ds, [
+      '-f',
+      'GPKG',
+      '-t_srs',
+      to.toWKT(),
+      '-nln',
+      'extent',
+      '-select',
+      '',
+      opened.layer.name,
+    ]);
     try {
       const e = ds.layers.get('extent').getExtent(true);
       const box: BBox = [e.minX, e.minY, e.maxX, e.maxY];

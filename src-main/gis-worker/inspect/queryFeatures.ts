@@ -40,7 +40,8 @@ export interface QueryResult {
 export async function queryFeatures(args: QueryArgs, signal: AbortSignal): Promise<QueryResult> {
   const opened = await openSource(args.source);
   try {
-    if (opened.kind !== 'vector') throw new BadInputError(`${opened.path} is a raster: query it with inspect_sample_raster or inspect_raster_stats`);
+    if (opened.kind !== 'vector')
+      throw new BadInputError(`${opened.path} is a raster: query it with inspect_sample_raster or inspect_raster_stats`);
     const { layer } = opened;
     const names = fieldNames(layer);
     const fields = args.fields ? checkFields(args.fields, names) : null;
@@ -100,8 +101,8 @@ export async function queryFeatures(args: QueryArgs, signal: AbortSignal): Promi
 export function fieldNames(layer: Layer): string[] {
   const names: string[] = [];
   layer.fields.forEach((f) => {
-        names.push(f.name);
-      });
+    names.push(f.name);
+  });
   return names;
 }
 
@@ -161,7 +162,8 @@ function applyWhere(layer: Layer, where: string, names: string[]): void {
 
 function spatialBox(bbox: BBox, crs: string, layerCrs: SpatialReference | null): [number, number, number, number] {
   const [w, s, e, n] = bbox;
-  if (!(w <= e && s <= n)) throw new BadInputError(`The bbox must be [xmin, ymin, xmax, ymax] with xmin ≤ xmax and ymin ≤ ymax; got [${bbox.join(', ')}]`);
+  if (!(w <= e && s <= n))
+    throw new BadInputError(`The bbox must be [xmin, ymin, xmax, ymax] with xmin ≤ xmax and ymin ≤ ymax; got [${bbox.join(', ')}]`);
   const from = parseUserCrs(crs, 'filter CRS');
   if (!layerCrs) return [w, s, e, n];
   const box = transformBBox(bbox, from, layerCrs, 20);

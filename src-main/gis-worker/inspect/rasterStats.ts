@@ -63,7 +63,15 @@ class Accumulator {
     const mean = this.sum / this.count;
     // Population standard deviation, as gdalinfo -stats reports it.
     const variance = Math.max(0, this.sumSq / this.count - mean * mean);
-    return { count: this.count, nodata_count: this.nodata, sum: this.sum, mean, min: this.min, max: this.max, std_dev: Math.sqrt(variance) };
+    return {
+      count: this.count,
+      nodata_count: this.nodata,
+      sum: this.sum,
+      mean,
+      min: this.min,
+      max: this.max,
+      std_dev: Math.sqrt(variance),
+    };
   }
 }
 
@@ -139,7 +147,8 @@ async function perZone(opened: OpenedRaster, bands: number[], args: StatsArgs, s
   const georef = await rasterGeoref(opened.ds);
   const gt = await opened.ds.geoTransformAsync;
   const toPixel = gt ? inverseGeoTransform(gt) : null;
-  if (!gt || !toPixel || !georef.srs) throw new BadInputError(`${opened.path} has no georeferencing or CRS: polygons cannot be placed on it`);
+  if (!gt || !toPixel || !georef.srs)
+    throw new BadInputError(`${opened.path} has no georeferencing or CRS: polygons cannot be placed on it`);
 
   const zones = await openSource(args.zones!);
   const tmp = vsimemPath('gpkg');
@@ -150,13 +159,23 @@ async function perZone(opened: OpenedRaster, bands: number[], args: StatsArgs, s
     if (!zoneSrs) throw new BadInputError(`The zones layer ${zones.path} has no CRS, so its polygons cannot be placed on the raster`);
     const names: string[] = [];
     zones.layer.fields.forEach((f) => {
-        names.push(f.name);
-      });
+      names.push(f.name);
+    });
     if (args.zone_field && !names.includes(args.zone_field)) {
       throw new BadInputError(`No field '${args.zone_field}' in the zones layer; its fields are: ${names.join(', ')}`);
     }
     // GDAL reprojects the polygons into the raster's CRS once; each polygon is then burnt alone.
-    reprojected = await gdal.vectorTranslateAsync(tmp, zones.ds, ['-f', 'GPKG', '-t_srs', georef.srs.toWKT(), '-nln', 'zones', '-nlt', 'PROMOTE_TO_MULTI', zones.layer.name]);
+    reprojected = await gdal.vectorTranslateAsync(tmp, zones.ds, [
+      '-f',
+      'GPKG',
+      '-t_srs',
+      georef.srs.toWKT(),
+      '-nln',
+      'zones',
+      '-nlt',
+      'PROMOTE_TO_MULTI',
+      zones.layer.name,
+    ]);
     const layer = reprojected.layers.get('zones');
     const total = await layer.features.countAsync(true);
     const bandObjs = await Promise.all(bands.map((b) => opened.ds.bands.getAsync(b)));
@@ -173,11 +192,19 @@ async function perZone(opened: OpenedRaster, bands: number[], args: StatsArgs, s
     const results: Record<string, unknown>[] = [];
     for (const [index, z] of list.entries()) {
       throwIfCancelled(signal);
-      const stats = z.win ? await zoneStats(opened, reprojected, z.fid, z.win, gt, bandObjs, args.all_touched) : bands.map(() => new Accumulator().result());
+      const stats = z.win
+        ? await zoneStats(opened, reprojected, z.fid, z.win, gt, bandObjs, args.all_touched)
+        : bands.map(() => new Accumulator().result());
       results.push({ zone: z.zone, fid: z.fid, ...Object.fromEntries(bands.map((b, i) => [`band_${b}`, stats[i]])) });
       progress((index + 1) / Math.max(1, list.length), `Zone ${index + 1} of ${list.length}`);
     }
-    return { zone_field: args.zone_field ?? 'fid', zone_count: total, returned: results.length, truncated: results.length < total, zones: results };
+    return {
+      zone_field: args.zone_field ?? 'fid',
+      zone_count: total,
+      returned: results.length,
+      truncated: results.length < total,
+      zones: results,
+    };
   } finally {
     reprojected?.close();
     releaseVsimem(tmp);
@@ -185,7 +212,12 @@ async function perZone(opened: OpenedRaster, bands: number[], args: StatsArgs, s
   }
 }
 
-function pixelWindow(env: { minX: number; minY: number; maxX: number; maxY: number }, toPixel: (x: number, y: number) => [number, number], width: number, height: number): Window | null {
+function pixelWindow(
+  env: { minX: number; minY: number; maxX: number; maxY: number },
+  toPixel: (x: number, y: number) => [number, number],
+  width: number,
+  height: number,
+): Window | null {
   const corners = [toPixel(env.minX, env.minY), toPixel(env.maxX, env.minY), toPixel(env.minX, env.maxY), toPixel(env.maxX, env.maxY)];
   const xs = corners.map((c) => c[0]);
   const ys = corners.map((c) => c[1]);
@@ -198,7 +230,15 @@ function pixelWindow(env: { minX: number; minY: number; maxX: number; maxY: numb
 }
 
 /** Burns one polygon into a mask the size of its window, then reads the bands there. */
-async function zoneStats(opened: OpenedRaster, zonesDs: Dataset, fid: number, win: Window, gt: number[], bands: RasterBand[], allTouched: boolean): Promise<Stats[]> {
+async function zoneStats(
+  opened: OpenedRaster,
+  zonesDs: Dataset,
+  fid: number,
+  win: Window,
+  gt: number[],
+  bands: RasterBand[],
+  allTouched: boolean,
+): Promise<Stats[]> {
   const mem = await gdal.drivers.get('MEM').createAsync('', win.w, win.h, 1, gdal.GDT_Byte);
   try {
     mem.geoTransform = [gt[0]! + win.x * gt[1]! + win.y * gt[2]!, gt[1]!, gt[2]!, gt[3]! + win.x * gt[4]! + win.y * gt[5]!, gt[4]!, gt[5]!];
@@ -213,7 +253,10 @@ async function zoneStats(opened: OpenedRaster, zonesDs: Dataset, fid: number, wi
       // Only pixels inside the polygon count, valid or not.
       const picked: number[] = [];
       for (let i = 0; i < inside.length; i++) if (inside[i]) picked.push(i);
-      acc.add(Float64Array.from(picked, (i) => values[i]!), (k) => valid(picked[k]!));
+      acc.add(
+        Float64Array.from(picked, (i) => values[i]!),
+        (k) => valid(picked[k]!),
+      );
       out.push(acc.result());
     }
     return out;

@@ -38,10 +38,14 @@ export function inverseGeoTransform(gt: number[]): ((x: number, y: number) => [n
  * a value is null where the pixel is nodata, masked (alpha, GeoPackage transparency) or
  * where the point falls outside the raster.
  */
-export async function sampleRaster(args: SampleArgs, signal: AbortSignal): Promise<{ crs: string; samples: PointSample[]; bands: number[] }> {
+export async function sampleRaster(
+  args: SampleArgs,
+  signal: AbortSignal,
+): Promise<{ crs: string; samples: PointSample[]; bands: number[] }> {
   const opened = await openSource(args.source);
   try {
-    if (opened.kind !== 'raster') throw new BadInputError(`${opened.path} is a vector layer: use inspect_query_features for its attributes`);
+    if (opened.kind !== 'raster')
+      throw new BadInputError(`${opened.path} is a vector layer: use inspect_query_features for its attributes`);
     const { ds, path } = opened;
     const georef = await rasterGeoref(ds);
     const gt = await ds.geoTransformAsync;
@@ -81,7 +85,11 @@ export async function sampleRaster(args: SampleArgs, signal: AbortSignal): Promi
 
 const GMF_ALL_VALID = 0x01;
 
-async function bandReader(ds: Dataset, index: number, path: string): Promise<{ index: number; read(col: number, row: number): Promise<number | null> }> {
+async function bandReader(
+  ds: Dataset,
+  index: number,
+  path: string,
+): Promise<{ index: number; read(col: number, row: number): Promise<number | null> }> {
   const band = await ds.bands.getAsync(index);
   const nodata = await band.noDataValueAsync;
   const mask: RasterBand | null = band.getMaskFlags() & GMF_ALL_VALID ? null : band.getMaskBand();

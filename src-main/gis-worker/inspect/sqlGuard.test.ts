@@ -76,7 +76,9 @@ describe('the SQL guard against the real GDAL', { skip: skipReason }, () => {
   before(async () => {
     srv = await startServer(tmp.dir);
     gdal.vsimem.set(
-      Buffer.from(`<OGRVRTDataSource><OGRVRTLayer name="nc"><SrcDataSource>${fixture('nc.gpkg')}</SrcDataSource><SrcLayer>nc.gpkg</SrcLayer></OGRVRTLayer></OGRVRTDataSource>`),
+      Buffer.from(
+        `<OGRVRTDataSource><OGRVRTLayer name="nc"><SrcDataSource>${fixture('nc.gpkg')}</SrcDataSource><SrcLayer>nc.gpkg</SrcLayer></OGRVRTLayer></OGRVRTDataSource>`,
+      ),
       vrtPath,
     );
     ds = await gdal.openAsync(vrtPath);
@@ -141,7 +143,10 @@ describe('the SQL guard against the real GDAL', { skip: skipReason }, () => {
       ['a line comment', (u) => `SELECT COUNT(*) AS n -- FROM "${u}"."a"\nFROM nc`],
       ['a [bracket] name', (u) => `SELECT COUNT(*) AS [x FROM "${u}"."a"] FROM nc`],
       ['a `backtick` name', (u) => 'SELECT COUNT(*) AS `x JOIN "' + u + '"."a"` FROM nc'],
-      ["a quote in a [bracket] name, shifting GDAL's idea of the next literal", (u) => `SELECT COUNT(*) AS [it's] FROM nc WHERE 1 OR ' FROM "${u}"."a" ' = 'x'`],
+      [
+        "a quote in a [bracket] name, shifting GDAL's idea of the next literal",
+        (u) => `SELECT COUNT(*) AS [it's] FROM nc WHERE 1 OR ' FROM "${u}"."a" ' = 'x'`,
+      ],
       ['a quote in a `backtick` name', (u) => "SELECT COUNT(*) AS `it's` FROM nc WHERE 1 OR ' FROM \"" + u + '"."a" \' = \'x\''],
       ['FROM at the end of a longer word', (u) => `SELECT COUNT(*) AS afrom "${u}"."a" FROM nc`],
       ['JOIN at the end of a longer word', (u) => `SELECT COUNT(*) AS nojoin "${u}"."a" FROM nc`],
@@ -159,9 +164,27 @@ describe('the SQL guard against the real GDAL', { skip: skipReason }, () => {
   });
 
   test('a generated corpus: no query the checker lets through makes GDAL open a datasource', async (t) => {
-    const spellings = [(u: string) => `"${u}"."a"`, (u: string) => `"${u}".a`, (u: string) => `[${u}].a`, (u: string) => '`' + u + '`.a', (u: string) => `'${u}'.'a'`, (u: string) => `${u}.a`];
+    const spellings = [
+      (u: string) => `"${u}"."a"`,
+      (u: string) => `"${u}".a`,
+      (u: string) => `[${u}].a`,
+      (u: string) => '`' + u + '`.a',
+      (u: string) => `'${u}'.'a'`,
+      (u: string) => `${u}.a`,
+    ];
     const triggers = ['FROM ', 'join ', 'From\t', 'JOIN\n', 'INTO ', 'update ', 'xfrom ', 'ogr_layer_x(', 'nc, ', 'IN '];
-    const wrappers = [(s: string) => s, (s: string) => `/* ${s} */`, (s: string) => `-- ${s}\n`, (s: string) => `[${s}]`, (s: string) => '`' + s + '`', (s: string) => `'${s}'`, (s: string) => `"${s}"`, (s: string) => `(${s})`, (s: string) => `[it's] ${s}`, (s: string) => `'it''s' ${s}`];
+    const wrappers = [
+      (s: string) => s,
+      (s: string) => `/* ${s} */`,
+      (s: string) => `-- ${s}\n`,
+      (s: string) => `[${s}]`,
+      (s: string) => '`' + s + '`',
+      (s: string) => `'${s}'`,
+      (s: string) => `"${s}"`,
+      (s: string) => `(${s})`,
+      (s: string) => `[it's] ${s}`,
+      (s: string) => `'it''s' ${s}`,
+    ];
     const shapes = [
       (x: string) => `SELECT COUNT(*) AS n FROM nc ${x}`,
       (x: string) => `SELECT COUNT(*) AS n ${x} FROM nc`,
@@ -196,7 +219,9 @@ describe('the SQL guard against the real GDAL', { skip: skipReason }, () => {
         }
       }
     }
-    t.diagnostic(`${total} queries; ${passed} passed the checker and opened nothing; ${openedWhenRefused} of a 1-in-7 sample of the refused ones made GDAL open a datasource`);
+    t.diagnostic(
+      `${total} queries; ${passed} passed the checker and opened nothing; ${openedWhenRefused} of a 1-in-7 sample of the refused ones made GDAL open a datasource`,
+    );
     assert.equal(total, 3000);
     assert.ok(passed > 100, `${passed} of ${total} passed: the corpus exercises the checker's accepting side too`);
     assert.ok(openedWhenRefused > 20, `${openedWhenRefused} refused queries did make GDAL open a datasource: the corpus is hostile`);
@@ -212,7 +237,8 @@ describe('the SQL guard in the GIS worker', { skip: skipReason }, () => {
     { name: 'countries', source: fixture('countries.fgb') },
   ];
   const call = <F extends WorkerCallName>(fn: F, args: CallParams<F>) => client.call(fn, args) as Promise<Obj>;
-  const fails = (fn: string, args: unknown, pattern: RegExp) => rejectsAsBadInput(client.call(fn as WorkerCallName, args as never), pattern);
+  const fails = (fn: string, args: unknown, pattern: RegExp) =>
+    rejectsAsBadInput(client.call(fn as WorkerCallName, args as never), pattern);
   before(async () => {
     process.env.GDAL_PAM_ENABLED = 'NO';
     srv = await startServer(tmp.dir);
@@ -238,8 +264,14 @@ describe('the SQL guard in the GIS worker', { skip: skipReason }, () => {
       [`SELECT COUNT(*) AS [x FROM "${u}/f.geojson"."f"] FROM nc`, /contains a quote/],
       [`SELECT COUNT(*) AS [x FROM ${u}/f2.f] FROM nc`, /GDAL would read/],
       [`SELECT COUNT(*) AS afrom "${u}/g.geojson"."g" FROM nc`, /GDAL would read/],
-      [`SELECT ogr_geocode('Paris', '', 'QUERY_TEMPLATE=http://127.0.0.1:${srv.port}/geo?q=%s', 'WRITE_CACHE=NO')`, /ogr_geocode\(\) is not allowed/],
-      [`SELECT "OGR_GEOCODE" /* x */ ('Paris', '', 'QUERY_TEMPLATE=http://127.0.0.1:${srv.port}/geo?q=%s')`, /OGR_GEOCODE\(\) is not allowed/],
+      [
+        `SELECT ogr_geocode('Paris', '', 'QUERY_TEMPLATE=http://127.0.0.1:${srv.port}/geo?q=%s', 'WRITE_CACHE=NO')`,
+        /ogr_geocode\(\) is not allowed/,
+      ],
+      [
+        `SELECT "OGR_GEOCODE" /* x */ ('Paris', '', 'QUERY_TEMPLATE=http://127.0.0.1:${srv.port}/geo?q=%s')`,
+        /OGR_GEOCODE\(\) is not allowed/,
+      ],
       [`SELECT ogr_datasource_load_layers('${u}/h.gpkg')`, /ogr_datasource_load_layers\(\) is not allowed/],
       [`SELECT gdal_get_pixel_value('${u}/i.tif', 1, 'pixel', 0, 0)`, /gdal_get_pixel_value\(\) is not allowed/],
       ["SELECT load_extension('/tmp/evil.so')", /load_extension\(\) is not allowed/],
@@ -248,10 +280,19 @@ describe('the SQL guard in the GIS worker', { skip: skipReason }, () => {
       ['SELECT * FROM sqlite_master', /No table sqlite_master/],
       ["SELECT 1; SELECT ogr_geocode('x')", /one statement/],
     ];
-    for (const [sql, why] of hostile) await fails('inspect.sql', { sql, tables, limit: 5, include_geometry: false, max_chars: 60_000 }, why);
+    for (const [sql, why] of hostile)
+      await fails('inspect.sql', { sql, tables, limit: 5, include_geometry: false, max_chars: 60_000 }, why);
     const out = path.join(tmp.dir, 'out.gpkg');
-    await fails('inspect.save_query', { sql: `SELECT * FROM "${u}/j.geojson"."j"`, tables, output: `${out}|layername=x` }, /another database or datasource/);
-    await fails('inspect.save_query', { sql: `SELECT ogr_datasource_load_layers('${u}/k.gpkg') AS x FROM nc`, tables, output: `${out}|layername=x` }, /ogr_datasource_load_layers\(\) is not allowed/);
+    await fails(
+      'inspect.save_query',
+      { sql: `SELECT * FROM "${u}/j.geojson"."j"`, tables, output: `${out}|layername=x` },
+      /another database or datasource/,
+    );
+    await fails(
+      'inspect.save_query',
+      { sql: `SELECT ogr_datasource_load_layers('${u}/k.gpkg') AS x FROM nc`, tables, output: `${out}|layername=x` },
+      /ogr_datasource_load_layers\(\) is not allowed/,
+    );
     assert.equal(existsSync(out), false, 'nothing was written');
     assert.deepEqual(srv.requests(), [], 'GDAL never saw a hostile query');
   });
@@ -260,44 +301,94 @@ describe('the SQL guard in the GIS worker', { skip: skipReason }, () => {
     const u = `/vsicurl/http://127.0.0.1:${srv.port}`;
     const hostile: [string, string, RegExp][] = [
       [fixture('meuse.sqlite'), `ogr_datasource_load_layers('${u}/w1.gpkg') IS NULL`, /ogr_datasource_load_layers\(\) is not allowed/],
-      [fixture('meuse.sqlite'), `zinc > 1 AND "ogr_geocode"('Paris', '', 'QUERY_TEMPLATE=http://127.0.0.1:${srv.port}/g?q=%s') IS NULL`, /ogr_geocode\(\) is not allowed/],
+      [
+        fixture('meuse.sqlite'),
+        `zinc > 1 AND "ogr_geocode"('Paris', '', 'QUERY_TEMPLATE=http://127.0.0.1:${srv.port}/g?q=%s') IS NULL`,
+        /ogr_geocode\(\) is not allowed/,
+      ],
       [fixture('meuse.sqlite'), 'ogr_version() IS NOT NULL', /ogr_version\(\) is not allowed/],
       [fixture('nc.gpkg'), "gdal_get_layer_pixel_value('x', 1, 'pixel', 0, 0) > 0", /gdal_get_layer_pixel_value\(\) is not allowed/],
-      [fixture('nc.gpkg'), "ImportFromEPSG(4326) > 0", /ImportFromEPSG\(\) is not allowed/],
+      [fixture('nc.gpkg'), 'ImportFromEPSG(4326) > 0', /ImportFromEPSG\(\) is not allowed/],
       [fixture('nc.gpkg'), 'NAME IN (SELECT name FROM sqlite_master)', /'SELECT' is not allowed/],
       [fixture('countries.fgb'), "load_extension('/tmp/evil.so') IS NULL", /load_extension\(\) is not allowed/],
       [fixture('countries.fgb'), 'name = 1 /* c */', /comments are not allowed/],
     ];
     for (const [source, where, why] of hostile) {
-      await fails('inspect.query_features', { source, where, bbox: null, geometry: null, filter_crs: 'EPSG:4326', fields: null, limit: 5, include_geometry: false, max_chars: 60_000 }, why);
+      await fails(
+        'inspect.query_features',
+        {
+          source,
+          where,
+          bbox: null,
+          geometry: null,
+          filter_crs: 'EPSG:4326',
+          fields: null,
+          limit: 5,
+          include_geometry: false,
+          max_chars: 60_000,
+        },
+        why,
+      );
     }
     assert.deepEqual(srv.requests(), [], 'GDAL never saw a hostile filter');
   });
 
   test('ordinary queries and filters still work, with the answers GDAL itself gives', async () => {
-    const q = async (sql: string) => (await call('inspect.sql', { sql, tables, limit: 1000, include_geometry: false, max_chars: 60_000 })).rows as Obj[];
-    const referee = (sql: string) => Number(/= (\d+)/.exec(gdalCli('ogrinfo', ['-ro', '-q', '-dialect', 'SQLite', '-sql', sql, fixture('nc.gpkg')]))![1]);
+    const q = async (sql: string) =>
+      (await call('inspect.sql', { sql, tables, limit: 1000, include_geometry: false, max_chars: 60_000 })).rows as Obj[];
+    const referee = (sql: string) =>
+      Number(/= (\d+)/.exec(gdalCli('ogrinfo', ['-ro', '-q', '-dialect', 'SQLite', '-sql', sql, fixture('nc.gpkg')]))![1]);
 
     assert.deepEqual(await q('SELECT COUNT(*) AS n FROM nc'), [{ n: ogrSummary(fixture('nc.gpkg')).featureCount }]);
-    const big = await q("WITH big AS (SELECT NAME, AREA FROM nc WHERE AREA > 0.2) SELECT COUNT(*) AS n FROM big -- the big counties\n;");
+    const big = await q('WITH big AS (SELECT NAME, AREA FROM nc WHERE AREA > 0.2) SELECT COUNT(*) AS n FROM big -- the big counties\n;');
     assert.deepEqual(big, [{ n: referee('SELECT COUNT(*) AS n FROM "nc.gpkg" WHERE AREA > 0.2') }]);
-    const ranked = await q('SELECT NAME, rank() OVER (ORDER BY AREA DESC, NAME) AS r, CASE WHEN AREA > 0.2 THEN \'big\' ELSE \'small\' END AS size, CAST(AREA * 1000 AS INTEGER) AS a FROM nc ORDER BY r LIMIT 3');
-    assert.deepEqual(ranked.map((r) => r.r), [1, 2, 3]);
+    const ranked = await q(
+      "SELECT NAME, rank() OVER (ORDER BY AREA DESC, NAME) AS r, CASE WHEN AREA > 0.2 THEN 'big' ELSE 'small' END AS size, CAST(AREA * 1000 AS INTEGER) AS a FROM nc ORDER BY r LIMIT 3",
+    );
+    assert.deepEqual(
+      ranked.map((r) => r.r),
+      [1, 2, 3],
+    );
     assert.equal(ranked[0]!.size, 'big');
-    const joined = await q("SELECT COUNT(*) AS n FROM nc JOIN countries c ON ST_Intersects(nc.geom, c.GEOMETRY) WHERE c.name = 'United States of America'");
+    const joined = await q(
+      "SELECT COUNT(*) AS n FROM nc JOIN countries c ON ST_Intersects(nc.geom, c.GEOMETRY) WHERE c.name = 'United States of America'",
+    );
     assert.equal(joined[0]!.n, 100);
-    const sub = await q('SELECT COUNT(*) AS n FROM nc WHERE NAME IN (SELECT NAME FROM nc WHERE SID74 > 10) AND ST_Area(ST_Transform(geom, 3857)) > 0');
+    const sub = await q(
+      'SELECT COUNT(*) AS n FROM nc WHERE NAME IN (SELECT NAME FROM nc WHERE SID74 > 10) AND ST_Area(ST_Transform(geom, 3857)) > 0',
+    );
     assert.deepEqual(sub, [{ n: referee('SELECT COUNT(*) AS n FROM "nc.gpkg" WHERE SID74 > 10') }]);
     const json = await q("SELECT SUM(value) AS s FROM json_each('[1, 2, 3]')");
     assert.deepEqual(json, [{ s: 6 }]);
-    const literal = await q("SELECT COUNT(*) AS n FROM nc WHERE NAME <> 'FROM \"/vsicurl/http://127.0.0.1:9/x\".\"x\"' AND NAME NOT LIKE 'http://%'");
+    const literal = await q(
+      'SELECT COUNT(*) AS n FROM nc WHERE NAME <> \'FROM "/vsicurl/http://127.0.0.1:9/x"."x"\' AND NAME NOT LIKE \'http://%\'',
+    );
     assert.deepEqual(literal, [{ n: 100 }]);
 
-    const where = async (source: string, filter: string) => (await call('inspect.query_features', { source, where: filter, bbox: null, geometry: null, filter_crs: 'EPSG:4326', fields: null, limit: 1, include_geometry: false, max_chars: 60_000 })).total_count as number;
+    const where = async (source: string, filter: string) =>
+      (
+        await call('inspect.query_features', {
+          source,
+          where: filter,
+          bbox: null,
+          geometry: null,
+          filter_crs: 'EPSG:4326',
+          fields: null,
+          limit: 1,
+          include_geometry: false,
+          max_chars: 60_000,
+        })
+      ).total_count as number;
     const ogrWhere = (file: string, layer: string, filter: string) => ogrSummary(file, layer, ['-where', filter]).featureCount;
-    assert.equal(await where(fixture('nc.gpkg'), 'abs(area) > 0.2 AND name LIKE \'%a%\''), ogrWhere(fixture('nc.gpkg'), 'nc.gpkg', "abs(AREA) > 0.2 AND NAME LIKE '%a%'"));
+    assert.equal(
+      await where(fixture('nc.gpkg'), "abs(area) > 0.2 AND name LIKE '%a%'"),
+      ogrWhere(fixture('nc.gpkg'), 'nc.gpkg', "abs(AREA) > 0.2 AND NAME LIKE '%a%'"),
+    );
     assert.equal(await where(fixture('nc.gpkg'), 'fid <= 10 AND ST_Area(geom) > 0'), 10);
-    assert.equal(await where(fixture('countries.fgb'), "name IN ('France', 'Germany') OR FID < 3"), ogrWhere(fixture('countries.fgb'), 'countries', "name IN ('France', 'Germany') OR FID < 3"));
+    assert.equal(
+      await where(fixture('countries.fgb'), "name IN ('France', 'Germany') OR FID < 3"),
+      ogrWhere(fixture('countries.fgb'), 'countries', "name IN ('France', 'Germany') OR FID < 3"),
+    );
     assert.equal(await where(fixture('meuse.sqlite'), 'zinc > 1000'), ogrWhere(fixture('meuse.sqlite'), 'meuse.sqlite', 'zinc > 1000'));
     assert.deepEqual(srv.requests(), []);
   });

@@ -90,11 +90,13 @@ async function buildVrt(tables: SqlTable[]): Promise<{ vrt: string; exposed: Exp
 async function withVrt<T>(tables: SqlTable[], fn: (ds: Dataset, exposed: ExposedTable[], skipped: string[]) => Promise<T>): Promise<T> {
   const names = new Set<string>();
   for (const t of tables) {
-    if (names.has(t.name)) throw new BadInputError(`Two layers are named '${t.name}'; rename one (layers_rename) so the query can tell them apart`);
+    if (names.has(t.name))
+      throw new BadInputError(`Two layers are named '${t.name}'; rename one (layers_rename) so the query can tell them apart`);
     names.add(t.name);
   }
   const { vrt, exposed, skipped } = await buildVrt(tables);
-  if (exposed.length === 0) throw new BadInputError(`No vector layer or table to query${skipped.length ? `; skipped: ${skipped.join('; ')}` : ''}`);
+  if (exposed.length === 0)
+    throw new BadInputError(`No vector layer or table to query${skipped.length ? `; skipped: ${skipped.join('; ')}` : ''}`);
   const path = vsimemPath('vrt');
   gdal.vsimem.set(Buffer.from(vrt, 'utf8'), path);
   let ds: Dataset | null = null;
@@ -119,7 +121,9 @@ function guard(sql: string, tables: SqlTable[]): string {
 }
 
 function sqlFailure(err: unknown, exposed: ExposedTable[]): BadInputError {
-  const reason = gdalReason(err).replace(/^In ExecuteSQL\(\):\s*/, '').replace(/\s+/g, ' ');
+  const reason = gdalReason(err)
+    .replace(/^In ExecuteSQL\(\):\s*/, '')
+    .replace(/\s+/g, ' ');
   const listing = exposed
     .map((t) => `"${t.name}" (${[...(t.geometry_column ? [`${t.geometry_column} [geometry]`] : []), ...t.columns].join(', ')})`)
     .join('; ');
@@ -138,8 +142,8 @@ export async function runSql(args: SqlArgs, signal: AbortSignal): Promise<CallRe
     }
     const columns: string[] = [];
     result.fields.forEach((f) => {
-        columns.push(f.name);
-      });
+      columns.push(f.name);
+    });
     const hasGeometry = result.geomType !== gdal.wkbNone;
     const rows: Record<string, unknown>[] = [];
     let chars = 0;
@@ -172,7 +176,11 @@ export async function runSql(args: SqlArgs, signal: AbortSignal): Promise<CallRe
       total_rows: total,
       truncated: truncatedBy !== null,
       truncated_by: truncatedBy,
-      geometry: hasGeometry ? (args.include_geometry ? 'included as GeoJSON in the source layer CRS' : 'omitted (include_geometry: true to see it)') : 'none',
+      geometry: hasGeometry
+        ? args.include_geometry
+          ? 'included as GeoJSON in the source layer CRS'
+          : 'omitted (include_geometry: true to see it)'
+        : 'none',
       ...(skipped.length ? { skipped_layers: skipped } : {}),
     };
   });
@@ -196,7 +204,11 @@ async function countRows(ds: Dataset, sql: string, exposed: ExposedTable[]): Pro
  * Writes a SELECT's result as a new GeoPackage layer (GDAL's ogr2ogr with `-sql`): the twin of
  * runSql that keeps what it finds. `output` is `path|layername=NAME` in the outputs folder.
  */
-export async function saveSql(args: { sql: string; tables: SqlTable[]; output: string }, signal: AbortSignal, progress: ProgressFn): Promise<{ output: string; featureCount: number; notes: string[] }> {
+export async function saveSql(
+  args: { sql: string; tables: SqlTable[]; output: string },
+  signal: AbortSignal,
+  progress: ProgressFn,
+): Promise<{ output: string; featureCount: number; notes: string[] }> {
   const sql = guard(args.sql, args.tables);
   const { path, sublayer } = parseSource(args.output);
   if (!sublayer) throw new BadInputError(`The output must be 'path|layername=NAME'; got ${args.output}`);

@@ -21,7 +21,8 @@ export async function withVector<T>(source: string, fields: readonly string[], f
       names.push(f.name);
     });
     for (const field of fields) {
-      if (!names.includes(field)) throw new BadInputError(`${opened.layer.name} has no field '${field}'; its fields are: ${names.join(', ') || '(none)'}`);
+      if (!names.includes(field))
+        throw new BadInputError(`${opened.layer.name} has no field '${field}'; its fields are: ${names.join(', ') || '(none)'}`);
     }
     return await fn(opened);
   } finally {
@@ -69,7 +70,11 @@ export function categoryValue(v: unknown): string | number | boolean | null {
 }
 
 /** The numeric values of a field, ascending, and how many features have none. */
-export async function numericValues(opened: OpenedVector, field: string, signal?: AbortSignal): Promise<{ sorted: Float64Array; nulls: number }> {
+export async function numericValues(
+  opened: OpenedVector,
+  field: string,
+  signal?: AbortSignal,
+): Promise<{ sorted: Float64Array; nulls: number }> {
   const numbers: number[] = [];
   let nulls = 0;
   await eachRow(

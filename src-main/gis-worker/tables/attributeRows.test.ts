@@ -39,10 +39,13 @@ describe('attribute rows: pages, filters and features by id, read by SQLite', { 
     assert.equal((await servedTable(SCOT)).path, scot.path, 'the copy is made once');
   });
 
-  it('a page far into the table has GDAL\'s feature ids and values (shapefile ids start at 0)', async () => {
+  it("a page far into the table has GDAL's feature ids and values (shapefile ids start at 0)", async () => {
     const page = await attributeRows({ source: SCOT, offset: 3, limit: 2, orderBy: null, where: null });
     assert.equal(page.total, 56);
-    assert.deepEqual(page.rows.map((r) => r.fid), [3, 4]);
+    assert.deepEqual(
+      page.rows.map((r) => r.fid),
+      [3, 4],
+    );
     assert.equal(page.rows[0]!.values.NAME, gdalField(SCOT, 'scot_BNG', 3, 'NAME'));
   });
 
@@ -51,11 +54,20 @@ describe('attribute rows: pages, filters and features by id, read by SQLite', { 
     gdalCli('ogr2ogr', ['-f', 'GPKG', sparse, NC, '-preserve_fid', '-where', 'fid % 3 = 0', '-nln', 'sparse']);
     const page = await attributeRows({ source: sparse, offset: 2, limit: 3, orderBy: null, where: null });
     assert.equal(page.total, 33);
-    assert.deepEqual(page.rows.map((r) => r.fid), [9, 12, 15]);
+    assert.deepEqual(
+      page.rows.map((r) => r.fid),
+      [9, 12, 15],
+    );
   });
 
   it('sorts and filters, counting the matches', async () => {
-    const page = await attributeRows({ source: NC, offset: 0, limit: 3, orderBy: { field: 'name', descending: true }, where: 'AREA > 0.2' });
+    const page = await attributeRows({
+      source: NC,
+      offset: 0,
+      limit: 3,
+      orderBy: { field: 'name', descending: true },
+      where: 'AREA > 0.2',
+    });
     const expected = gdalCli('ogrinfo', ['-ro', '-q', '-sql', 'SELECT count(*) AS n FROM "nc.gpkg" WHERE AREA > 0.2', NC]);
     assert.equal(page.total, Number(/n \(Integer\w*\) = (\d+)/.exec(expected)![1]));
     const names = page.rows.map((r) => String(r.values.NAME));
@@ -63,15 +75,26 @@ describe('attribute rows: pages, filters and features by id, read by SQLite', { 
   });
 
   it('refuses filters outside the allow-list before they reach SQLite', async () => {
-    for (const where of ["load_extension('/tmp/x.so')", 'AREA > 0) UNION SELECT * FROM sqlite_master --', "readfile('/etc/passwd') IS NOT NULL", 'no_such_field = 1']) {
+    for (const where of [
+      "load_extension('/tmp/x.so')",
+      'AREA > 0) UNION SELECT * FROM sqlite_master --',
+      "readfile('/etc/passwd') IS NOT NULL",
+      'no_such_field = 1',
+    ]) {
       await assert.rejects(attributeRows({ source: NC, offset: 0, limit: 5, orderBy: null, where }), BadInputError, where);
     }
-    await assert.rejects(attributeRows({ source: NC, offset: 0, limit: 5, orderBy: { field: 'nope', descending: false }, where: null }), /No field 'nope'/);
+    await assert.rejects(
+      attributeRows({ source: NC, offset: 0, limit: 5, orderBy: { field: 'nope', descending: false }, where: null }),
+      /No field 'nope'/,
+    );
   });
 
   it('features by id come in EPSG:4326 with every attribute and a bbox; unknown ids are skipped', async () => {
     const { features, bbox } = await featuresById(NC, [1, 2, 99_999]);
-    assert.deepEqual(features.map((f) => f.id), [1, 2]);
+    assert.deepEqual(
+      features.map((f) => f.id),
+      [1, 2],
+    );
     assert.equal(features[0]!.properties.NAME, gdalField(NC, 'nc.gpkg', 1, 'NAME'));
     assert.ok(bbox && bbox[0] > -85 && bbox[2] < -75 && bbox[1] > 33 && bbox[3] < 37, `NC in lon/lat: ${bbox}`);
   });

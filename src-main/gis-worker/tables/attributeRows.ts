@@ -30,7 +30,9 @@ export async function attributeRows(args: RowsArgs, signal?: AbortSignal): Promi
   const table = await servedTable(args.source, { signal });
   const names = table.fields.map((f) => f.name);
   const where = whereClause(args.where, names);
-  const order = args.orderBy ? `ORDER BY ${q(fieldName(args.orderBy.field, names))} ${args.orderBy.descending ? 'DESC' : 'ASC'}, ${q(table.fidColumn)}` : `ORDER BY ${q(table.fidColumn)}`;
+  const order = args.orderBy
+    ? `ORDER BY ${q(fieldName(args.orderBy.field, names))} ${args.orderBy.descending ? 'DESC' : 'ASC'}, ${q(table.fidColumn)}`
+    : `ORDER BY ${q(table.fidColumn)}`;
   return withDataset(table, async (ds) => {
     const total = where ? await count(ds, table, where, args.where) : table.count;
     throwIfCancelled(signal);
@@ -45,20 +47,30 @@ export async function attributeRows(args: RowsArgs, signal?: AbortSignal): Promi
       : `SELECT ${columns} FROM ${q(table.table)}${where} ${order} LIMIT ${args.limit} OFFSET ${args.offset}`;
     const result = await runSql(ds, page, args.where, names);
     const rows: AttributeRow[] = [];
-    for (let f = await result.features.firstAsync(); f; f = await result.features.nextAsync()) rows.push({ fid: f.fid, values: cells(f, names) });
+    for (let f = await result.features.firstAsync(); f; f = await result.features.nextAsync())
+      rows.push({ fid: f.fid, values: cells(f, names) });
     return { total, fields: table.fields, offset: args.offset, rows };
   });
 }
 
 /** Features by id in EPSG:4326 with every attribute; ids that do not exist are skipped. */
-export async function featuresById(source: string, fids: readonly number[], signal?: AbortSignal): Promise<{ features: FeatureById[]; bbox: BBox | null }> {
+export async function featuresById(
+  source: string,
+  fids: readonly number[],
+  signal?: AbortSignal,
+): Promise<{ features: FeatureById[]; bbox: BBox | null }> {
   const table = await servedTable(source, { signal });
   const names = table.fields.map((f) => f.name);
   const ids = [...new Set(fids.filter(Number.isSafeInteger))];
   if (!ids.length) return { features: [], bbox: null };
   return withDataset(table, async (ds) => {
     const columns = [q(table.fidColumn), ...names.map(q), ...(table.geomColumn ? [q(table.geomColumn)] : [])].join(', ');
-    const result = await runSql(ds, `SELECT ${columns} FROM ${q(table.table)} WHERE ${q(table.fidColumn)} IN (${ids.join(',')})`, null, names);
+    const result = await runSql(
+      ds,
+      `SELECT ${columns} FROM ${q(table.table)} WHERE ${q(table.fidColumn)} IN (${ids.join(',')})`,
+      null,
+      names,
+    );
     const toWgs84 = table.srsWkt ? new gdal.CoordinateTransformation(gdal.SpatialReference.fromWKT(table.srsWkt), wgs84()) : null;
     const features: FeatureById[] = [];
     const box: BBox = [Infinity, Infinity, -Infinity, -Infinity];
@@ -82,14 +94,24 @@ export async function featuresById(source: string, fids: readonly number[], sign
 }
 
 /** Ids of the features matching a filter, at most `cap`, and how many match in all. */
-export async function idsWhere(source: string, where: string, cap: number, signal?: AbortSignal): Promise<{ fids: number[]; total: number; capped: boolean }> {
+export async function idsWhere(
+  source: string,
+  where: string,
+  cap: number,
+  signal?: AbortSignal,
+): Promise<{ fids: number[]; total: number; capped: boolean }> {
   refuseBadSyntax(where);
   const table = await servedTable(source, { signal });
   const names = table.fields.map((f) => f.name);
   const clause = whereClause(where, names);
   return withDataset(table, async (ds) => {
     const total = await count(ds, table, clause, where);
-    const result = await runSql(ds, `SELECT ${q(table.fidColumn)} FROM ${q(table.table)}${clause} ORDER BY ${q(table.fidColumn)} LIMIT ${cap}`, where, names);
+    const result = await runSql(
+      ds,
+      `SELECT ${q(table.fidColumn)} FROM ${q(table.table)}${clause} ORDER BY ${q(table.fidColumn)} LIMIT ${cap}`,
+      where,
+      names,
+    );
     const fids: number[] = [];
     for (let f = await result.features.firstAsync(); f; f = await result.features.nextAsync()) fids.push(f.fid);
     return { fids, total, capped: total > fids.length };
@@ -144,7 +166,10 @@ function refuseBadSyntax(where: string | null): void {
   try {
     checkExpression(where);
   } catch (err) {
-    if (err instanceof ExpressionError) throw new BadInputError(`Invalid filter "${where}": ${err.message}. Write an expression on the fields (e.g. pop > 1000 AND name LIKE 'A%').`);
+    if (err instanceof ExpressionError)
+      throw new BadInputError(
+        `Invalid filter "${where}": ${err.message}. Write an expression on the fields (e.g. pop > 1000 AND name LIKE 'A%').`,
+      );
     throw err;
   }
 }
@@ -166,7 +191,9 @@ function fieldName(name: string, names: string[]): string {
 }
 
 function filterError(where: string, reason: string, names: string[]): BadInputError {
-  return new BadInputError(`Invalid filter "${where}": ${reason}. Write an expression on the fields (e.g. pop > 1000 AND name LIKE 'A%'); fields: ${names.join(', ')}`);
+  return new BadInputError(
+    `Invalid filter "${where}": ${reason}. Write an expression on the fields (e.g. pop > 1000 AND name LIKE 'A%'); fields: ${names.join(', ')}`,
+  );
 }
 
 function cells(f: Feature, names: string[]): Record<string, CellValue> {

@@ -111,14 +111,22 @@ async function firstRow(ds: Dataset, sql: string): Promise<Record<string, number
   const rows = await ds.executeSQLAsync(sql);
   const f = await rows.features.firstAsync();
   const out: Record<string, number> = {};
-  if (f) for (const [k, v] of Object.entries(f.fields.toObject() as Record<string, unknown>)) out[k] = v === null || v === undefined ? NaN : Number(v);
+  if (f)
+    for (const [k, v] of Object.entries(f.fields.toObject() as Record<string, unknown>))
+      out[k] = v === null || v === undefined ? NaN : Number(v);
   return out;
 }
 
 const COPY_TABLE = 'features';
 
 /** GDAL copies the layer into a GeoPackage in the cache (with an R-tree), reporting progress. */
-async function buildCopy(ds: Dataset, name: string, path: string, key: string, ctx: { signal?: AbortSignal; progress?: ProgressFn }): Promise<ServedTable> {
+async function buildCopy(
+  ds: Dataset,
+  name: string,
+  path: string,
+  key: string,
+  ctx: { signal?: AbortSignal; progress?: ProgressFn },
+): Promise<ServedTable> {
   const dir = workerCacheDir('tables');
   const file = join(dir, `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.gpkg`);
   const existing = await openCopy(file);
@@ -126,7 +134,21 @@ async function buildCopy(ds: Dataset, name: string, path: string, key: string, c
 
   const layer = ds.layers.get(name);
   const srs = layer.geomType === gdal.wkbNone ? null : await layerSrs(ds, name);
-  const args = ['-f', 'GPKG', '-preserve_fid', '-nln', COPY_TABLE, '-lco', 'FID=fid', '-lco', 'GEOMETRY_NAME=geom', '-lco', 'SPATIAL_INDEX=YES', '-gt', '65536'];
+  const args = [
+    '-f',
+    'GPKG',
+    '-preserve_fid',
+    '-nln',
+    COPY_TABLE,
+    '-lco',
+    'FID=fid',
+    '-lco',
+    'GEOMETRY_NAME=geom',
+    '-lco',
+    'SPATIAL_INDEX=YES',
+    '-gt',
+    '65536',
+  ];
   // A source without a CRS whose values look like degrees (CSV lon/lat) is drawn as WGS 84.
   if (!srs && layer.geomType !== gdal.wkbNone && looksLikeDegrees(layerExtent(layer, false))) args.push('-a_srs', 'EPSG:4326');
   args.push(name);
@@ -175,4 +197,3 @@ function fieldsOf(ds: Dataset, name: string): { name: string; type: string }[] {
   });
   return fields;
 }
-

@@ -61,7 +61,13 @@ export function thinnedFeaturesSql(t: TileTable, box: BBox, fields: readonly str
  * so neighbouring tiles show the same density; COUNT_COLUMN is the stride (each kept feature stands for
  * about that many).
  */
-export function sampledFeaturesSql(t: TileTable, box: BBox, fields: readonly string[], ids: { min: number; max: number }, stride: number): string {
+export function sampledFeaturesSql(
+  t: TileTable,
+  box: BBox,
+  fields: readonly string[],
+  ids: { min: number; max: number },
+  stride: number,
+): string {
   const series = `WITH RECURSIVE s(i) AS (SELECT ${ids.min} UNION ALL SELECT i + ${stride} FROM s WHERE i + ${stride} <= ${ids.max})`;
   return (
     `${series} SELECT ${columns(t, fields, 'f')}, ${stride} AS ${COUNT_COLUMN} FROM s CROSS JOIN ${q(t.rtree)} r ON r.id = s.i ` +

@@ -3,7 +3,18 @@ import { describe, it } from 'node:test';
 import { inflateTinyPolygons } from './tinyPolygons.js';
 
 const square = (x: number, y: number, d: number) => ({
-  geometry: { type: 'Polygon', coordinates: [[[x, y], [x + d, y], [x + d, y + d], [x, y + d], [x, y]]] },
+  geometry: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [x, y],
+        [x + d, y],
+        [x + d, y + d],
+        [x, y + d],
+        [x, y],
+      ],
+    ],
+  },
 });
 
 describe('tiny polygons stay visible on zoomed-out tiles', () => {

@@ -54,7 +54,18 @@ export function inflateTinyPolygons(features: PolygonFeature[], z: number, minUn
     const cx = (minX + maxX) / 2;
     const cy = (minY + maxY) / 2;
     const [w, e, n, s] = [lonOf(cx - half), lonOf(cx + half), latOf(cy - half), latOf(cy + half)];
-    f.geometry = { type: 'Polygon', coordinates: [[[w, s], [e, s], [e, n], [w, n], [w, s]]] };
+    f.geometry = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [w, s],
+          [e, s],
+          [e, n],
+          [w, n],
+          [w, s],
+        ],
+      ],
+    };
     replaced++;
   }
   return replaced;

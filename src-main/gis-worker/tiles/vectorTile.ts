@@ -10,7 +10,17 @@ import { servedTable, type ServedTable } from '../tables/servedTable.js';
 import { MAX_MERCATOR_LAT, mercatorToLonLat, tileBounds } from '../tileMath.js';
 import { releaseVsimem, vsimemPath } from '../vsimem.js';
 import { inflateTinyPolygons } from './tinyPolygons.js';
-import { allFeaturesSql, COUNT_COLUMN, overCapSql, sampledFeaturesSql, strideFor, thinnedFeaturesSql, TILE_BUFFER, TILE_FEATURE_CAP, type TileTable } from './tileQuery.js';
+import {
+  allFeaturesSql,
+  COUNT_COLUMN,
+  overCapSql,
+  sampledFeaturesSql,
+  strideFor,
+  thinnedFeaturesSql,
+  TILE_BUFFER,
+  TILE_FEATURE_CAP,
+  type TileTable,
+} from './tileQuery.js';
 
 export interface VectorTileArgs {
   source: string;
@@ -51,7 +61,11 @@ export async function vectorTile(args: VectorTileArgs, signal?: AbortSignal): Pr
 
   let sql: string;
   if (stride && table.fidRange) sql = sampledFeaturesSql(t, box, fields, table.fidRange, stride);
-  else sql = (await countIn(table.path, overCapSql(t, box))) > TILE_FEATURE_CAP ? thinnedFeaturesSql(t, box, fields) : allFeaturesSql(t, box, fields);
+  else
+    sql =
+      (await countIn(table.path, overCapSql(t, box))) > TILE_FEATURE_CAP
+        ? thinnedFeaturesSql(t, box, fields)
+        : allFeaturesSql(t, box, fields);
   throwIfCancelled(signal);
 
   const ds = await gdal.openAsync(table.path, 'r');
@@ -64,7 +78,9 @@ export async function vectorTile(args: VectorTileArgs, signal?: AbortSignal): Pr
     throwIfCancelled(signal);
     const text = releaseVsimem(out)?.toString('utf8');
     if (!text) return { pbf: new Uint8Array(0), kept: 0, dropped: 0 };
-    const collection = JSON.parse(text) as { features: { properties: Record<string, unknown> | null; geometry: { type: string; coordinates: unknown } | null }[] };
+    const collection = JSON.parse(text) as {
+      features: { properties: Record<string, unknown> | null; geometry: { type: string; coordinates: unknown } | null }[];
+    };
     let represented = 0;
     for (const f of collection.features) {
       const props = f.properties ?? {};
@@ -74,7 +90,12 @@ export async function vectorTile(args: VectorTileArgs, signal?: AbortSignal): Pr
     }
     const kept = collection.features.length;
     inflateTinyPolygons(collection.features, args.z);
-    const tile = geoJSONToTile(collection as FeatureCollection, args.z, args.x, args.y, { extent: EXTENT, buffer: 64, clip: true, maxZoom: 24 });
+    const tile = geoJSONToTile(collection as FeatureCollection, args.z, args.x, args.y, {
+      extent: EXTENT,
+      buffer: 64,
+      clip: true,
+      maxZoom: 24,
+    });
     if (!tile || tile.features.length === 0) return { pbf: new Uint8Array(0), kept: 0, dropped: represented };
     const pbf = fromGeojsonVt({ [VECTOR_TILE_LAYER]: tile }, { version: 2, extent: EXTENT });
     return { pbf, kept, dropped: represented - kept };

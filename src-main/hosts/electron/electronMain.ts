@@ -76,7 +76,10 @@ async function start(): Promise<void> {
     if (closed) return;
     closed = true;
     event.preventDefault();
-    services.close().catch((error: unknown) => console.error('mapwright: closing services failed', error)).finally(() => app.quit());
+    services
+      .close()
+      .catch((error: unknown) => console.error('mapwright: closing services failed', error))
+      .finally(() => app.quit());
   });
 
   const mainWindow = new BrowserWindow({

@@ -15,7 +15,10 @@ export type IsTrustedSender = (frame: WebFrameMain) => boolean;
 /** Registers the method handlers. Call once, after `app` is ready. */
 export function registerIpc(services: Services, isTrustedSender: IsTrustedSender): void {
   for (const name of METHOD_NAMES) {
-    ipcMain.handle(name, guardIpcHandler(name, isTrustedSender, (payload) => services.invoke(name, payload)));
+    ipcMain.handle(
+      name,
+      guardIpcHandler(name, isTrustedSender, (payload) => services.invoke(name, payload)),
+    );
   }
 }
 

@@ -53,7 +53,13 @@ function guarded(): FakeContents {
 
 describe('isAppUrl', () => {
   test('the app’s pages are app URLs', () => {
-    for (const url of [APP_URL, `${APP_URL}index.html`, `${APP_URL}index.html#layers`, `${APP_URL}data/x?y=1`, 'MAPWRIGHT://app/index.html']) {
+    for (const url of [
+      APP_URL,
+      `${APP_URL}index.html`,
+      `${APP_URL}index.html#layers`,
+      `${APP_URL}data/x?y=1`,
+      'MAPWRIGHT://app/index.html',
+    ]) {
       assert.equal(isAppUrl(url), true, url);
     }
   });
@@ -184,7 +190,19 @@ describe('installSessionGuards', () => {
     const request = installed.setPermissionRequestHandler as typeof denyPermissionRequest;
     const check = installed.setPermissionCheckHandler as typeof denyPermissionCheck;
     const device = installed.setDevicePermissionHandler as () => boolean;
-    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'clipboard-sanitized-write', 'fullscreen', 'openExternal', 'hid', 'serial', 'usb', 'unknown']) {
+    for (const permission of [
+      'media',
+      'geolocation',
+      'notifications',
+      'clipboard-read',
+      'clipboard-sanitized-write',
+      'fullscreen',
+      'openExternal',
+      'hid',
+      'serial',
+      'usb',
+      'unknown',
+    ]) {
       const answers: boolean[] = [];
       request({}, permission, (granted) => answers.push(granted));
       assert.deepEqual(answers, [false], permission);

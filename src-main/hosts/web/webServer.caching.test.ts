@@ -19,7 +19,14 @@ import { startWebServer, type WebHost } from './webServer.js';
  */
 
 const JS = `/* app */\n${'export const value = "mapwright";\n'.repeat(5000)}`;
-const GEOJSON = JSON.stringify({ type: 'FeatureCollection', features: Array.from({ length: 500 }, (_, i) => ({ type: 'Feature', properties: { i }, geometry: { type: 'Point', coordinates: [i, i] } })) });
+const GEOJSON = JSON.stringify({
+  type: 'FeatureCollection',
+  features: Array.from({ length: 500 }, (_, i) => ({
+    type: 'Feature',
+    properties: { i },
+    geometry: { type: 'Point', coordinates: [i, i] },
+  })),
+});
 const PNG_BYTES = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47]), randomBytes(20_000)]);
 const TILE_ETAG = weakETag('raster-tile', 'identity', 'style');
 
@@ -39,8 +46,15 @@ function stubServices(): Services {
         return { status: 200, contentType: 'image/png', body: PNG_BYTES, headers };
       }
       // A route that sends an ETag but does not look at If-None-Match itself.
-      if (path === 'data/layers/L2.geojson') return { status: 200, contentType: 'application/geo+json', body: GEOJSON, headers: { etag: 'W/"v1"', 'cache-control': 'private, no-cache' } };
-      if (path === 'data/layers/small.geojson') return { status: 200, contentType: 'application/geo+json', body: '{"type":"FeatureCollection","features":[]}' };
+      if (path === 'data/layers/L2.geojson')
+        return {
+          status: 200,
+          contentType: 'application/geo+json',
+          body: GEOJSON,
+          headers: { etag: 'W/"v1"', 'cache-control': 'private, no-cache' },
+        };
+      if (path === 'data/layers/small.geojson')
+        return { status: 200, contentType: 'application/geo+json', body: '{"type":"FeatureCollection","features":[]}' };
       if (path === 'assets/glyphs/0-255.pbf') return { status: 200, contentType: 'application/x-protobuf', body: Buffer.from(JS) };
       return { status: 404, contentType: 'text/plain', body: 'Not found' };
     },

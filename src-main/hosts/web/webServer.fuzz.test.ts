@@ -29,7 +29,8 @@ function stubServices(): Services {
       if (method === 'test/throws-sync') throw new Error('thrown synchronously at /home/someone/mapwright/x.ts');
       if (method === 'test/unserializable') return Promise.resolve({ big: 1n });
       if (!(METHOD_NAMES as readonly string[]).includes(method)) return Promise.reject(new Error(`Unknown bridge method '${method}'`));
-      if (!methods[method as MethodName].params.safeParse(params ?? {}).success) return Promise.reject(new Error(`Invalid parameters for ${method}`));
+      if (!methods[method as MethodName].params.safeParse(params ?? {}).success)
+        return Promise.reject(new Error(`Invalid parameters for ${method}`));
       return method === 'app/info' ? Promise.resolve(APP_INFO) : Promise.reject(new Error('not stubbed'));
     },
     async serveData(path) {
@@ -198,7 +199,11 @@ async function afterHandshake(frames: Buffer[], endAfter = false): Promise<numbe
 describe('web host bridge: WebSocket protocol violations close that socket only', () => {
   const cases: [string, Buffer[], number][] = [
     ['invalid UTF-8 in a text frame', [text(BAD_UTF8)], 1007],
-    ...[0x3, 0x4, 0x5, 0x6, 0x7, 0xb, 0xc, 0xd, 0xe, 0xf].map((op): [string, Buffer[], number] => [`reserved opcode 0x${op.toString(16)}`, [frame({ opcode: op })], 1002]),
+    ...[0x3, 0x4, 0x5, 0x6, 0x7, 0xb, 0xc, 0xd, 0xe, 0xf].map((op): [string, Buffer[], number] => [
+      `reserved opcode 0x${op.toString(16)}`,
+      [frame({ opcode: op })],
+      1002,
+    ]),
     ['RSV1 set (no extension negotiated)', [text('{}', { rsv: 4 })], 1002],
     ['RSV2 set', [text('{}', { rsv: 2 })], 1002],
     ['RSV3 set', [text('{}', { rsv: 1 })], 1002],
@@ -210,7 +215,11 @@ describe('web host bridge: WebSocket protocol violations close that socket only'
     ['control frame longer than 125 bytes', [frame({ opcode: 0x9, payload: Buffer.alloc(126) })], 1002],
     ['continuation frame without a start', [frame({ opcode: 0x0, payload: Buffer.from('x') })], 1002],
     ['new text frame inside a fragmented message', [text('a', { fin: false }), text('b')], 1002],
-    ...[0, 999, 1004, 1005, 1006, 1016, 2999, 5000, 65535].map((code): [string, Buffer[], number] => [`close code ${code}`, [frame({ opcode: 0x8, payload: closeBody(code) })], 1002]),
+    ...[0, 999, 1004, 1005, 1006, 1016, 2999, 5000, 65535].map((code): [string, Buffer[], number] => [
+      `close code ${code}`,
+      [frame({ opcode: 0x8, payload: closeBody(code) })],
+      1002,
+    ]),
     ['close payload of 1 byte', [frame({ opcode: 0x8, payload: Buffer.from([3]) })], 1002],
     ['close reason with invalid UTF-8', [frame({ opcode: 0x8, payload: closeBody(1000, BAD_UTF8) })], 1007],
   ];

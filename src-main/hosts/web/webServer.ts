@@ -92,7 +92,13 @@ export async function startWebServer(opts: {
       if (etagMatches(header(req, 'if-none-match'), file.etag)) return notModified(res, headers);
       const encoding = pickEncoding(req.headers['accept-encoding']);
       const encoded = await file.encoded(encoding);
-      return send(res, 200, STATIC_TYPES[extname(path)] ?? 'application/octet-stream', encoded ?? file.body, encodingHeaders(headers, encoded ? encoding : null));
+      return send(
+        res,
+        200,
+        STATIC_TYPES[extname(path)] ?? 'application/octet-stream',
+        encoded ?? file.body,
+        encodingHeaders(headers, encoded ? encoding : null),
+      );
     }
     if (/^\/(data|tiles|assets)\//.test(path)) {
       if (!hasToken(url)) return send(res, 403, 'text/plain', 'Missing or wrong token');

@@ -22,11 +22,7 @@ export const createApprovalsSlice: SliceCreator<ApprovalsSlice> = (set) => ({
       'approvals/requested',
     ),
   resolveApproval: (approvalId) =>
-    set(
-      (s) => ({ pendingApprovals: s.pendingApprovals.filter((a) => a.id !== approvalId) }),
-      false,
-      'approvals/resolved',
-    ),
+    set((s) => ({ pendingApprovals: s.pendingApprovals.filter((a) => a.id !== approvalId) }), false, 'approvals/resolved'),
 });
 
 export const selectCurrentApproval = (s: AppState) => s.pendingApprovals[0] ?? null;

@@ -5,7 +5,12 @@ import { createAppStore } from '../appStore.js';
 import { makeSelectMessageWindow } from './chatSlice.js';
 
 const msg = (id: string, seq: number, text = id, role: ChatMessage['role'] = 'assistant'): ChatMessage => ({
-  id, conversationId: 'c1', seq, role, text, createdAt: '2025-01-01T00:00:00Z',
+  id,
+  conversationId: 'c1',
+  seq,
+  role,
+  text,
+  createdAt: '2025-01-01T00:00:00Z',
 });
 const many = (n: number, from = 0) => Array.from({ length: n }, (_, i) => msg(`m${from + i}`, from + i));
 
@@ -55,7 +60,9 @@ describe('chat slice does work linear in the conversation, not quadratic', () =>
   it('opening reads each seq a bounded number of times; an append costs O(1), an out-of-order insert O(log n)', () => {
     const readsToOpen = (n: number) => {
       const counter = { reads: 0 };
-      createAppStore().getState().setMessages(Array.from({ length: n }, (_, i) => counted(`m${i}`, i, counter)));
+      createAppStore()
+        .getState()
+        .setMessages(Array.from({ length: n }, (_, i) => counted(`m${i}`, i, counter)));
       return counter.reads;
     };
     const small = readsToOpen(2048);
@@ -146,7 +153,11 @@ describe('chat slice keeps the order the previous algorithm gave', () => {
       }
       const s = store.getState();
       const expected = referenceOrder([...opening.map((message): Op => ({ kind: 'upsert', message })), ...ops]);
-      assert.deepEqual(s.messageIds.map((id) => `${id}:${s.messagesById[id]!.seq}:${s.messagesById[id]!.text}`), expected, `round ${round}`);
+      assert.deepEqual(
+        s.messageIds.map((id) => `${id}:${s.messagesById[id]!.seq}:${s.messagesById[id]!.text}`),
+        expected,
+        `round ${round}`,
+      );
     }
   });
 });

@@ -124,8 +124,7 @@ export const createChatSlice: SliceCreator<ChatSlice> = (set) => ({
   messageIdsVersion: 0,
   setMessages: (messages) => set((s) => replaceMessages(s, messages), false, 'chat/setMessages'),
   upsertMessage: (message) => set((s) => upsert(s, message), false, 'chat/upsertMessage'),
-  appendDelta: (messageId, delta) =>
-    set((s) => appendDelta(s, messageId, delta, s.conversationId ?? ''), false, 'chat/appendDelta'),
+  appendDelta: (messageId, delta) => set((s) => appendDelta(s, messageId, delta, s.conversationId ?? ''), false, 'chat/appendDelta'),
 });
 
 export const selectMessageIdsVersion = (s: AppState) => s.messageIdsVersion;

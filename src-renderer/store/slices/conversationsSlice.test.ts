@@ -4,7 +4,14 @@ import type { ChatMessage } from '../../../src-shared/domain/chat.js';
 import { createAppStore } from '../appStore.js';
 import { selectCurrentTitle } from './conversationsSlice.js';
 
-const msg = (id: string, conversationId: string, text: string): ChatMessage => ({ id, conversationId, seq: 0, role: 'user', text, createdAt: 'x' });
+const msg = (id: string, conversationId: string, text: string): ChatMessage => ({
+  id,
+  conversationId,
+  seq: 0,
+  role: 'user',
+  text,
+  createdAt: 'x',
+});
 const summary = (id: string, title: string) => ({ id, title, createdAt: 'x', updatedAt: 'x', messageCount: 1 });
 
 describe('conversations slice', () => {

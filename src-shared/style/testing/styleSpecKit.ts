@@ -13,7 +13,14 @@ export interface Evaluated {
 export interface StyleSpecKit {
   validate(style: unknown): string[];
   /** Evaluates a layer's paint or layout property for a feature's properties. */
-  evaluate(layerType: string, kind: 'paint' | 'layout', property: string, value: unknown, properties: Record<string, unknown>, zoom?: number): unknown;
+  evaluate(
+    layerType: string,
+    kind: 'paint' | 'layout',
+    property: string,
+    value: unknown,
+    properties: Record<string, unknown>,
+    zoom?: number,
+  ): unknown;
   /** Whether a layer filter lets a feature through. */
   passes(filter: unknown, properties: Record<string, unknown>, geometry?: 'Point' | 'LineString' | 'Polygon'): boolean;
 }
@@ -28,7 +35,10 @@ interface ColorLike {
 interface SpecModule {
   validateStyleMin(style: unknown): { message: string }[];
   latest: Record<string, Record<string, unknown>>;
-  createPropertyExpression(value: unknown, spec: unknown): { result: 'success'; value: { evaluate(g: unknown, f: unknown): unknown } } | { result: 'error'; value: { message: string }[] };
+  createPropertyExpression(
+    value: unknown,
+    spec: unknown,
+  ): { result: 'success'; value: { evaluate(g: unknown, f: unknown): unknown } } | { result: 'error'; value: { message: string }[] };
   featureFilter(filter: unknown): { filter(g: unknown, f: unknown): boolean };
 }
 
@@ -37,7 +47,10 @@ const GEOMETRY_CODES = { Point: 1, LineString: 2, Polygon: 3 } as const;
 function hexOf(c: ColorLike): string {
   // Colours are premultiplied by alpha in the style-spec's Color.
   const un = (v: number) => (c.a > 0 ? v / c.a : 0);
-  const h = (v: number) => Math.round(Math.max(0, Math.min(1, un(v))) * 255).toString(16).padStart(2, '0');
+  const h = (v: number) =>
+    Math.round(Math.max(0, Math.min(1, un(v))) * 255)
+      .toString(16)
+      .padStart(2, '0');
   return `#${h(c.r)}${h(c.g)}${h(c.b)}`;
 }
 
