@@ -268,9 +268,11 @@ describe('scripted model server: Anthropic Messages, reasoning shapes and endpoi
       .map((e) => {
         const [eventLine, dataLine] = e.split('\n');
         return {
-          event: eventLine!.replace(/^event: /, ''), // Loosely typed on purpose: the test reads whatever the server wrote.
+          event: eventLine!.replace(/^event: /, ''),
+          // Loosely typed on purpose: wire objects of many shapes, read field by field.
+          // eslint-disable-next-line @typescript-eslint/no-explicit-any
           data: JSON.parse(dataLine!.replace(/^data: /, '')) as Record<string, any>,
-        }; // eslint-disable-line @typescript-eslint/no-explicit-any -- wire objects of many shapes, read field by field
+        };
       });
   }
 
