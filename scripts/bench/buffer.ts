@@ -12,8 +12,8 @@
  * measured apart, on a one-feature layer, so the table shows it both ways.
  */
 import path from 'node:path';
-import { gdal, option, runWorkerBench, timeIt } from './benchKit.js';
-import { bestOf, buildPieces, describePieces, findQgis, oneFeature, report } from './vectorBenchKit.js';
+import { option, runWorkerBench } from './benchKit.js';
+import { bestOf, findQgis, ogrPolygons, oneFeature, preparePieces, report } from './vectorBenchKit.js';
 
 const FEATURES = option('features', 100_000);
 const DISTANCE = option('distance', 100);
@@ -21,11 +21,7 @@ const RUNS = option('runs', 1);
 const SEGMENTS = 8;
 
 runWorkerBench('buffer', async (dir, client) => {
-  let pieces = '';
-  const prep = await timeIt(() => {
-    pieces = buildPieces(dir, FEATURES);
-  });
-  const count = describePieces(pieces, prep);
+  const { pieces, count } = await preparePieces(dir, FEATURES);
   console.log(`Buffer: ${DISTANCE} m, ${SEGMENTS} segments per quarter circle, one output feature per input feature, GeoPackage out`);
   const one = oneFeature(pieces, 'pieces', path.join(dir, 'one.gpkg'));
   const qgis = findQgis((run) => run('native:buffer', { INPUT: one, DISTANCE, SEGMENTS, OUTPUT: path.join(dir, 'qgis_one.gpkg') }));
@@ -43,15 +39,7 @@ runWorkerBench('buffer', async (dir, client) => {
         output: `${out('ours', run)}|layername=buffered`,
       }),
     ogr: (run) =>
-      gdal('ogr2ogr', [
-        '-f',
-        'GPKG',
-        out('ogr2ogr', run),
-        pieces,
-        '-nln',
-        'buffered',
-        '-nlt',
-        'MULTIPOLYGON',
+      ogrPolygons(out('ogr2ogr', run), [pieces], 'buffered', [
         '-dialect',
         'SQLite',
         '-sql',

@@ -29,13 +29,14 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { events } from '../../src-shared/bridge/contract.js';
 import type { ChatMessage } from '../../src-shared/domain/chat.js';
 import { createAppStore } from '../../src-renderer/store/appStore.js';
 import { indexMessages } from '../../src-renderer/store/slices/chatSlice.js';
 import { ConversationRepo } from '../../src-main/store/conversationRepo.js';
 import { ProjectStore } from '../../src-main/store/projectStore.js';
+import { launchBrowser } from '../../e2e/support/browser.js';
 import { conversationDrafts, conversationMessages } from './chatFixtures.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -339,18 +340,7 @@ async function browserBench(label: string, distRoot: string): Promise<void> {
     .find((d) => d.text.length > 0)!
     .text.slice(0, 40);
   const host = await startHost(distRoot, home);
-  const browser = await chromium.launch({
-    executablePath: process.env.MAPWRIGHT_CHROMIUM ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--use-angle=swiftshader',
-      '--enable-unsafe-swiftshader',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser = await launchBrowser();
   try {
     const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
     await page.addInitScript(LONG_TASKS);

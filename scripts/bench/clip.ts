@@ -16,8 +16,8 @@
  * started and warmed first; qgis_process's start-up is measured apart (see buffer.ts).
  */
 import path from 'node:path';
-import { gdal, option, requireFixture, runWorkerBench, timeIt } from './benchKit.js';
-import { bestOf, buildPieces, describePieces, findQgis, oneFeature, report, sqlNumber } from './vectorBenchKit.js';
+import { gdal, option, requireFixture, runWorkerBench } from './benchKit.js';
+import { bestOf, findQgis, ogrPolygons, oneFeature, preparePieces, report, sqlNumber } from './vectorBenchKit.js';
 
 const FEATURES = option('features', 100_000);
 const RUNS = option('runs', 1);
@@ -77,11 +77,7 @@ function buildOverlay(dir: string, name: string, pieces: string): string {
 }
 
 runWorkerBench('clip', async (dir, client) => {
-  let pieces = '';
-  const prep = await timeIt(() => {
-    pieces = buildPieces(dir, FEATURES);
-  });
-  const count = describePieces(pieces, prep);
+  const { pieces, count } = await preparePieces(dir, FEATURES);
   const overlays = OVERLAYS.map((name) => ({ name, file: buildOverlay(dir, name, pieces) }));
   const one = oneFeature(pieces, 'pieces', path.join(dir, 'one.gpkg'));
   const qgis = findQgis((run) => run('native:clip', { INPUT: one, OVERLAY: overlays[0]!.file, OUTPUT: path.join(dir, 'qgis_one.gpkg') }));
@@ -100,21 +96,7 @@ runWorkerBench('clip', async (dir, client) => {
           output: `${out('ours', run)}|layername=clipped`,
         }),
       ogr: (run) =>
-        gdal('ogr2ogr', [
-          '-f',
-          'GPKG',
-          out('ogr2ogr', run),
-          pieces,
-          'pieces',
-          '-nln',
-          'clipped',
-          '-nlt',
-          'MULTIPOLYGON',
-          '-clipsrc',
-          overlay.file,
-          '-clipsrclayer',
-          overlay.name,
-        ]),
+        ogrPolygons(out('ogr2ogr', run), [pieces, 'pieces'], 'clipped', ['-clipsrc', overlay.file, '-clipsrclayer', overlay.name]),
       qgis: qgis ? (run) => qgis.run('native:clip', { INPUT: pieces, OVERLAY: overlay.file, OUTPUT: out('qgis', run) }) : null,
     });
     report(

@@ -109,6 +109,20 @@ export function describePieces(pieces: string, builtMs: number): number {
   return count;
 }
 
+/** buildPieces, timed and described: the pieces' file and how many polygons it holds. */
+export async function preparePieces(dir: string, target: number): Promise<{ pieces: string; count: number }> {
+  let pieces = '';
+  const builtMs = await timeIt(() => {
+    pieces = buildPieces(dir, target);
+  });
+  return { pieces, count: describePieces(pieces, builtMs) };
+}
+
+/** The ogr2ogr side of a bench: `input` (a file, then its layer if named) to a GeoPackage layer `name` of multipolygons. */
+export function ogrPolygons(out: string, input: readonly string[], name: string, options: readonly string[]): string {
+  return gdal('ogr2ogr', ['-f', 'GPKG', out, ...input, '-nln', name, '-nlt', 'MULTIPOLYGON', ...options]);
+}
+
 /** QGIS's command-line processing, when installed (only the benches use it). */
 export interface Qgis {
   version: string;

@@ -7,6 +7,7 @@ import { CACHE_DIR_ENV, workerCacheDir } from './cacheDir.js';
 import { BadInputError, CancelledError, gdalReason } from './errors.js';
 import { gdal } from './gdal.js';
 import { openSource } from './openSource.js';
+import { processAlive } from './processAlive.js';
 import type { ProgressFn } from './progressThrottle.js';
 import { guardSource } from './sourceGuard.js';
 
@@ -489,17 +490,8 @@ async function writeVrt(src: Dataset, file: string, levels: OverviewLevel[], ban
 async function removeOrphans(root: string): Promise<void> {
   for (const name of await readdir(root).catch(() => [] as string[])) {
     const m = /\.tmp-(\d+)-[0-9a-f]+$/.exec(name);
-    if (!m || Number(m[1]) === process.pid || alive(Number(m[1]))) continue;
+    if (!m || Number(m[1]) === process.pid || processAlive(Number(m[1]))) continue;
     await rm(path.join(root, name), { recursive: true, force: true }).catch(() => undefined);
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -11,8 +11,7 @@ export function stretchToGrey(
   const n = values.length;
   const grey = new Uint8Array(n);
   const alpha = new Uint8Array(n);
-  // A flat band (min = max) has nothing to stretch; it draws black rather than dividing by 0.
-  const scale = max > min ? 255 / (max - min) : 0;
+  const scale = stretchScale(min, max);
   let visible = 0;
   for (let i = 0; i < n; i++) {
     const v = values[i]!;
@@ -23,6 +22,14 @@ export function stretchToGrey(
     visible++;
   }
   return { grey, alpha, visible };
+}
+
+/**
+ * The `scale` of stretchByte for min..max. A flat band (min = max) has nothing to stretch: 0,
+ * so it draws black rather than dividing by 0.
+ */
+export function stretchScale(min: number, max: number): number {
+  return max > min ? 255 / (max - min) : 0;
 }
 
 /** `v` stretched from `min` at `scale` (255 / (max − min)) onto a byte, clamped to 0..255. */

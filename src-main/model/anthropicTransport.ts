@@ -1,10 +1,9 @@
 import { createAnthropicStreamFolder, turnFromAnthropicMessage, type AnthropicDeltas } from './anthropicStreamFolder.js';
 import { ANTHROPIC_VERSION, anthropicModelsUrl, buildAnthropicRequestBody, messagesUrl } from './anthropicWire.js';
 import { isRecord } from './chatTurnAccumulator.js';
-import { getJson, postJson, pumpBody, readText } from './httpWire.js';
+import { getJson, postJson, pumpStream, readText, readUnlessStopped } from './httpWire.js';
 import { ModelError, type TurnRequest } from './modelClient.js';
 import { modelIdsOf } from './openaiTransport.js';
-import { stoppedError } from './retryPolicy.js';
 import type { WireAttempt, WireResult, WireSink, WireTransport } from './wireTransport.js';
 
 export interface AnthropicTransportOptions {
@@ -34,46 +33,30 @@ export function createAnthropicTransport(options: AnthropicTransportOptions): Wi
       });
       const response = await postJson(url, headers, body, signal, options.apiKey ?? null);
       const deltas: AnthropicDeltas = { text: (d) => sink.content(d), thinking: (d) => sink.reasoning(d) };
-      try {
+      return readUnlessStopped(signal, async () => {
         const contentType = response.headers.get('content-type') ?? '';
-        let result: WireResult;
         if (contentType.includes('text/event-stream')) {
           const folder = createAnthropicStreamFolder(deltas);
-          try {
-            await pumpBody(
-              response,
-              (text) => folder.feed(text),
-              () => folder.done,
-              signal,
-            );
-          } catch (error) {
-            if (!(error instanceof ModelError && !error.aborted && folder.finished)) throw error;
-          }
+          await pumpStream(response, folder, signal);
           const turn = folder.end();
-          result = { turn, streamIgnored: false, reasoningShape: turn.thinking?.length ? 'anthropic-thinking' : 'none' };
-        } else {
-          const text = await readText(response, signal);
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            throw new ModelError(
-              `The model endpoint at ${url} did not answer with a Message (${contentType || 'no content type'}). Check the URL.`,
-            );
-          }
-          if (isRecord(parsed) && parsed.type === 'error') {
-            const error = isRecord(parsed.error) ? parsed.error : {};
-            throw new ModelError(typeof error.message === 'string' ? error.message : 'The model server reported an error.');
-          }
-          const turn = turnFromAnthropicMessage(parsed, deltas);
-          result = { turn, streamIgnored: attempt.stream, reasoningShape: turn.thinking?.length ? 'anthropic-thinking' : 'none' };
+          return { turn, streamIgnored: false, reasoningShape: turn.thinking?.length ? 'anthropic-thinking' : 'none' };
         }
-        if (signal.aborted) throw stoppedError();
-        return result;
-      } catch (error) {
-        if (signal.aborted) throw stoppedError();
-        throw error;
-      }
+        const text = await readText(response, signal);
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          throw new ModelError(
+            `The model endpoint at ${url} did not answer with a Message (${contentType || 'no content type'}). Check the URL.`,
+          );
+        }
+        if (isRecord(parsed) && parsed.type === 'error') {
+          const error = isRecord(parsed.error) ? parsed.error : {};
+          throw new ModelError(typeof error.message === 'string' ? error.message : 'The model server reported an error.');
+        }
+        const turn = turnFromAnthropicMessage(parsed, deltas);
+        return { turn, streamIgnored: attempt.stream, reasoningShape: turn.thinking?.length ? 'anthropic-thinking' : 'none' };
+      });
     },
     async listModels(signal) {
       return modelIdsOf(await getJson(anthropicModelsUrl(options.baseUrl), auth, signal, options.apiKey ?? null));

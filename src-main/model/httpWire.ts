@@ -192,6 +192,47 @@ export async function pumpBody(
   }
 }
 
+/** What `pumpStream` needs of a stream folder (chat or Anthropic). */
+export interface StreamFolderInput {
+  feed(text: string): void;
+  /** The end marker arrived: stop reading. */
+  readonly done: boolean;
+  /** The turn is complete, even if the connection breaks now. */
+  readonly finished: boolean;
+}
+
+/**
+ * Feeds the SSE body to `folder` until it ends or the end marker came. A connection that
+ * breaks after the turn already finished still leaves a whole turn: that break is not an error.
+ */
+export async function pumpStream(response: Response, folder: StreamFolderInput, signal: AbortSignal): Promise<void> {
+  try {
+    await pumpBody(
+      response,
+      (text) => folder.feed(text),
+      () => folder.done,
+      signal,
+    );
+  } catch (error) {
+    if (!(error instanceof ModelError && !error.aborted && folder.finished)) throw error;
+  }
+}
+
+/**
+ * Reads an answer with `read`. Stop pressed meanwhile is a Stop, whatever `read` made of it —
+ * even when it was pressed while the last bytes were being folded.
+ */
+export async function readUnlessStopped<T>(signal: AbortSignal, read: () => Promise<T>): Promise<T> {
+  try {
+    const result = await read();
+    if (signal.aborted) throw stoppedError();
+    return result;
+  } catch (error) {
+    if (signal.aborted) throw stoppedError();
+    throw error;
+  }
+}
+
 /** Cut streams are usually a crashed or overloaded server: worth a retry, not a refusal. */
 export function streamEndedEarly(detail: string): ModelError {
   return new ModelError(`The model's stream ended early (${detail}). Try again; if it keeps happening, check the model server.`);

@@ -1,9 +1,8 @@
-import { createChatStreamFolder } from './chatStreamFolder.js';
+import { createChatStreamFolder, type ChatStreamFolder } from './chatStreamFolder.js';
 import { turnFromCompletion } from './chatTurnAccumulator.js';
-import { getJson, postJson, pumpBody, readText } from './httpWire.js';
+import { getJson, postJson, pumpStream, readText, readUnlessStopped } from './httpWire.js';
 import { ModelError, type ModelTurn, type TurnRequest } from './modelClient.js';
 import { buildChatRequestBody, chatCompletionsUrl, modelsUrl } from './openaiWire.js';
-import { stoppedError } from './retryPolicy.js';
 import { wireErrorOf } from './wireErrors.js';
 import type { WireAttempt, WireResult, WireSink, WireTransport } from './wireTransport.js';
 
@@ -34,18 +33,12 @@ export function createOpenAiTransport(options: OpenAiTransportOptions): WireTran
     async send(request: TurnRequest, attempt: WireAttempt, sink: WireSink, signal: AbortSignal): Promise<WireResult> {
       const body = buildChatRequestBody(options.model, request, attempt);
       const response = await postJson(url, headers, body, signal, options.apiKey ?? null);
-      try {
+      return readUnlessStopped(signal, async () => {
         const contentType = response.headers.get('content-type') ?? '';
-        const result = contentType.includes('text/event-stream')
+        return contentType.includes('text/event-stream')
           ? await readStream(response, sink, signal)
           : readWholeBody(await readText(response, signal), contentType, url, sink, attempt.stream);
-        // Stop pressed while the last bytes were being folded still means Stop.
-        if (signal.aborted) throw stoppedError();
-        return result;
-      } catch (error) {
-        if (signal.aborted) throw stoppedError();
-        throw error;
-      }
+      });
     },
     async listModels(signal) {
       const listed = await getJson(
@@ -60,6 +53,13 @@ export function createOpenAiTransport(options: OpenAiTransportOptions): WireTran
 }
 
 async function readStream(response: Response, sink: WireSink, signal: AbortSignal): Promise<WireResult> {
+  const stream = sinkStream(sink);
+  await pumpStream(response, stream.folder, signal);
+  return stream.result();
+}
+
+/** A chat stream folder that hands its deltas to `sink`; `result()` ends it and says whether reasoning came. */
+function sinkStream(sink: WireSink): { folder: ChatStreamFolder; result(): WireResult } {
   let sawReasoning = false;
   const folder = createChatStreamFolder(
     (delta) => sink.content(delta),
@@ -68,18 +68,10 @@ async function readStream(response: Response, sink: WireSink, signal: AbortSigna
       sink.reasoning(delta);
     },
   );
-  try {
-    await pumpBody(
-      response,
-      (text) => folder.feed(text),
-      () => folder.done,
-      signal,
-    );
-  } catch (error) {
-    // The connection broke. A turn that already finished is still a whole turn.
-    if (!(error instanceof ModelError && !error.aborted && folder.finished)) throw error;
-  }
-  return { turn: folder.end(), streamIgnored: false, reasoningShape: sawReasoning ? 'reasoning-field' : 'none' };
+  return {
+    folder,
+    result: () => ({ turn: folder.end(), streamIgnored: false, reasoningShape: sawReasoning ? 'reasoning-field' : 'none' }),
+  };
 }
 
 /**
@@ -104,16 +96,9 @@ function readWholeBody(text: string, contentType: string, url: string, sink: Wir
   }
   if (trimmed.startsWith('data:') || trimmed.startsWith(':') || trimmed.startsWith('event:')) {
     // SSE sent under the wrong content type (some proxies rewrite it).
-    let sawReasoning = false;
-    const folder = createChatStreamFolder(
-      (delta) => sink.content(delta),
-      (delta) => {
-        sawReasoning = true;
-        sink.reasoning(delta);
-      },
-    );
-    folder.feed(text);
-    return { turn: folder.end(), streamIgnored: false, reasoningShape: sawReasoning ? 'reasoning-field' : 'none' };
+    const stream = sinkStream(sink);
+    stream.folder.feed(text);
+    return stream.result();
   }
   if (trimmed === '') throw new ModelError(`The model endpoint at ${url} answered with an empty response.`);
   throw new ModelError(

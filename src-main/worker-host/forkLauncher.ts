@@ -2,7 +2,7 @@ import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { WorkerChannel, WorkerLauncher } from './launcher.js';
+import { exitLatch, type WorkerChannel, type WorkerLauncher } from './launcher.js';
 
 /** A package's ESM entry, resolved from the current folder (tests and benches run in the checkout). */
 function resolveFromHere(specifier: string): string {
@@ -30,20 +30,12 @@ export function forkLauncher(entryPath: string, execArgv: string[] = []): Worker
       stdio: ['ignore', 2, 2, 'ipc'],
     });
 
-    const exitListeners: ((code: number | null) => void)[] = [];
-    let exited = false;
-    let exitCode: number | null = null;
-    const finish = (code: number | null): void => {
-      if (exited) return;
-      exited = true;
-      exitCode = code;
-      for (const listener of exitListeners) listener(code);
-    };
-    child.once('exit', (code) => finish(code));
+    const exit = exitLatch();
+    child.once('exit', (code) => exit.finish(code));
     // An unhandled 'error' on a ChildProcess would throw in main. It fires when the process
     // could not be spawned (then no 'exit' follows) or a send/kill failed (exit handles that).
     child.on('error', (err) => {
-      if (child.pid === undefined) finish(null);
+      if (child.pid === undefined) exit.finish(null);
       else console.error('[gis-worker] channel error:', err.message);
     });
 
@@ -58,12 +50,9 @@ export function forkLauncher(entryPath: string, execArgv: string[] = []): Worker
       onMessage(listener) {
         child.on('message', listener);
       },
-      onExit(listener) {
-        if (exited) queueMicrotask(() => listener(exitCode));
-        else exitListeners.push(listener);
-      },
+      onExit: exit.onExit,
       kill() {
-        if (!exited) child.kill('SIGKILL');
+        if (!exit.exited) child.kill('SIGKILL');
       },
       get pid() {
         return child.pid;

@@ -23,3 +23,34 @@ export interface WorkerSpawn {
 }
 
 export type WorkerLauncher = (spawn: WorkerSpawn) => WorkerChannel;
+
+/**
+ * A child process's end, as both launchers report it: `finish` records the first end and tells
+ * the listeners so far; a listener added after the end is called on a microtask.
+ */
+export interface ExitLatch {
+  readonly exited: boolean;
+  finish(code: number | null): void;
+  onExit(listener: (code: number | null) => void): void;
+}
+
+export function exitLatch(): ExitLatch {
+  const listeners: ((code: number | null) => void)[] = [];
+  let exited = false;
+  let exitCode: number | null = null;
+  return {
+    get exited() {
+      return exited;
+    },
+    finish(code) {
+      if (exited) return;
+      exited = true;
+      exitCode = code;
+      for (const listener of listeners) listener(code);
+    },
+    onExit(listener) {
+      if (exited) queueMicrotask(() => listener(exitCode));
+      else listeners.push(listener);
+    },
+  };
+}

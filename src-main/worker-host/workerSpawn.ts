@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { closedEgressEnv, workerEnvironment } from '../net/egressGate.js';
 import { PRIVATE_PATHS_ENV } from '../security/privatePaths.js';
 import { CACHE_DIR_ENV } from '../gis-worker/cacheDir.js';
+import { processAlive } from '../gis-worker/processAlive.js';
 import type { WorkerSpawn } from './launcher.js';
 
 /**
@@ -42,16 +43,7 @@ function removeOrphanedFolders(): void {
   }
   for (const name of names) {
     const pid = Number(/^mapwright-worker-(\d+)-/.exec(name)?.[1]);
-    if (!pid || pid === process.pid || isAlive(pid)) continue;
+    if (!pid || pid === process.pid || processAlive(pid)) continue;
     rmSync(join(tmpdir(), name), { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -19,6 +19,30 @@ function describe(layer: Layer): string {
   return parts.join(' · ');
 }
 
+const MOVES = {
+  up: { testId: 'layer-up', label: 'Move up', glyph: '▲' },
+  down: { testId: 'layer-down', label: 'Move down', glyph: '▼' },
+} as const;
+type Direction = keyof typeof MOVES;
+
+/** Moves the layer one place up or down the drawing order. */
+function MoveButton({ direction, disabled, onMove }: { direction: Direction; disabled: boolean; onMove(direction: Direction): void }) {
+  const { testId, label, glyph } = MOVES[direction];
+  return (
+    <button
+      type="button"
+      className="icon-btn"
+      data-testid={testId}
+      disabled={disabled}
+      onClick={() => onMove(direction)}
+      aria-label={label}
+      title={label}
+    >
+      {glyph}
+    </button>
+  );
+}
+
 /** One row of the layer panel. Every action is a user call through main's dispatcher. */
 export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop: boolean; isBottom: boolean }) {
   const trigger = useEntryTrigger();
@@ -87,28 +111,8 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
             ☷
           </button>
         )}
-        <button
-          type="button"
-          className="icon-btn"
-          data-testid="layer-up"
-          disabled={isTop}
-          onClick={() => void act('layers.move', { direction: 'up' })}
-          aria-label="Move up"
-          title="Move up"
-        >
-          ▲
-        </button>
-        <button
-          type="button"
-          className="icon-btn"
-          data-testid="layer-down"
-          disabled={isBottom}
-          onClick={() => void act('layers.move', { direction: 'down' })}
-          aria-label="Move down"
-          title="Move down"
-        >
-          ▼
-        </button>
+        <MoveButton direction="up" disabled={isTop} onMove={(direction) => void act('layers.move', { direction })} />
+        <MoveButton direction="down" disabled={isBottom} onMove={(direction) => void act('layers.move', { direction })} />
         <button
           type="button"
           className="icon-btn icon-btn--danger"

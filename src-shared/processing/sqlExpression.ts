@@ -17,39 +17,10 @@ import { createLexer, type Token } from '../text/lexer.js';
 
 /** The SQL quoting, for the worker modules that build SQL around checked expressions. */
 
-/** Keywords an expression may contain; everything else that is a word must be a field or a function. */
-const KEYWORDS = new Set([
-  'and',
-  'or',
-  'not',
-  'is',
-  'null',
-  'like',
-  'glob',
-  'between',
-  'in',
-  'case',
-  'when',
-  'then',
-  'else',
-  'end',
-  'cast',
-  'as',
-  'integer',
-  'real',
-  'text',
-  'numeric',
-  'true',
-  'false',
-  'escape',
-  'collate',
-  'nocase',
-]);
-
 /**
- * SQLite's reserved words among them: never a function name, so one may stand before '('
- * (`IN (…)`, `CAST (…)`, `NOT (…)`). Any other word before '(' — a non-reserved keyword such as
- * like or true, a field name, a quoted name — is a call, and must be an allowed function.
+ * SQLite's reserved words among the keywords below: never a function name, so one may stand
+ * before '(' (`IN (…)`, `CAST (…)`, `NOT (…)`). Any other word before '(' — a non-reserved keyword
+ * such as like or true, a field name, a quoted name — is a call, and must be an allowed function.
  */
 const RESERVED = new Set([
   'and',
@@ -68,6 +39,9 @@ const RESERVED = new Set([
   'escape',
   'collate',
 ]);
+
+/** Keywords an expression may contain; everything else that is a word must be a field or a function. */
+const KEYWORDS = new Set([...RESERVED, 'like', 'glob', 'end', 'integer', 'real', 'text', 'numeric', 'true', 'false', 'nocase']);
 
 /** Type names of CAST (x AS type): `AS NUMERIC(10)` is a type, not a call. */
 const TYPE_NAMES = new Set(['integer', 'real', 'text', 'numeric', 'blob']);

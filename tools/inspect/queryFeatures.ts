@@ -7,8 +7,8 @@ import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { findLayer } from '../layers/findLayer.js';
 import { layerSource } from '../../src-shared/domain/source.js';
 
-/** What the model reads must stay small; 60,000 characters ≈ 15,000 tokens. */
-const MAX_CHARS = 60_000;
+/** What the model reads must stay small; 60,000 characters ≈ 15,000 tokens (inspect_sql's cap too). */
+export const MAX_CHARS = 60_000;
 
 export const queryFeatures = defineTool({
   id: 'inspect.query_features',

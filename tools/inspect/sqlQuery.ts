@@ -5,6 +5,7 @@ import type { ProjectHandle } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { projectTables } from './projectTables.js';
+import { MAX_CHARS } from './queryFeatures.js';
 
 /**
  * The SQL tools' guard (src-shared/sql/checkQuery.ts) as a tool error the model can act on:
@@ -24,8 +25,6 @@ export function requireQuery(sql: string, project: ProjectHandle): string {
   }
   return check.sql;
 }
-
-const MAX_CHARS = 60_000;
 
 export const sqlQuery = defineTool({
   id: 'inspect.sql',

@@ -18,11 +18,7 @@ const MEASURES = /\b(st_area|st_length|st_perimeter|st_distance|st_buffer)\b/i;
 export const runFieldCalculator: AlgorithmRun = async (params, output, ctx) => {
   const p = fieldCalculator.params.extend({ input: z.string() }).parse(params);
   return runSingle(p.input, ctx, {}, async ({ ws, a }) => {
-    const expr = checkedExpression(
-      p.expression,
-      a.fields.map((f) => f.name),
-      'expression',
-    );
+    const expr = checkedExpression(p.expression, a.fields, 'expression');
     const kept = a.fields.filter((f) => f.name.toLowerCase() !== p.field_name.toLowerCase());
     const target = await createOutput(output, {
       srs: a.srs,

@@ -41,11 +41,7 @@ export const runSelectByLocation: AlgorithmRun = async (params, output, ctx) => 
 export const runSelectByAttribute: AlgorithmRun = async (params, output, ctx) => {
   const p = selectByAttribute.params.extend({ input: z.string() }).parse(params);
   return runSingle(p.input, ctx, {}, async ({ ws, a }) => {
-    const where = checkedExpression(
-      p.where,
-      a.fields.map((f) => f.name),
-      'where',
-    );
+    const where = checkedExpression(p.where, a.fields, 'where');
     const target = await createOutput(output, { srs: a.srs, geometryType: a.geometryType, fields: a.fields });
     const cols = [...selectList('a', a.fields), ...(a.dimension === null ? [] : ['a.geom AS geom'])];
     const sql = (lo: number, hi: number): string => `SELECT ${cols.join(', ')} FROM a WHERE a.fid BETWEEN ${lo} AND ${hi} AND (${where})`;
@@ -55,9 +51,10 @@ export const runSelectByAttribute: AlgorithmRun = async (params, output, ctx) =>
 };
 
 /** The expression rewritten against the layer's real fields, or the person's error. */
-export function checkedExpression(expr: string, fields: string[], param: string): string {
+export function checkedExpression(expr: string, fields: readonly { name: string }[], param: string): string {
+  const names = fields.map((f) => f.name);
   try {
-    return checkExpression(expr, fields).sql;
+    return checkExpression(expr, names).sql;
   } catch (err) {
     if (err instanceof ExpressionError) throw new BadInputError(`'${param}': ${err.message}`);
     throw err;

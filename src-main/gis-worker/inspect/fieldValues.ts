@@ -1,4 +1,5 @@
-import type { Feature } from 'gdal-async';
+import type { Feature, LayerFeatures } from 'gdal-async';
+import { throwIfCancelled } from '../errors.js';
 
 /** A JSON value for an OGR field value: dates as ISO text, 64-bit integers as numbers or text. */
 export function jsonFieldValue(value: unknown): unknown {
@@ -39,4 +40,38 @@ export function roundCoordinates(value: unknown, digits: number): unknown {
     return out;
   }
   return value;
+}
+
+/** Why a capped list stops early: the limit or the size cap. */
+export type TruncatedBy = 'limit' | 'size' | null;
+
+/**
+ * The features as items (`toItem`, JSON-able), at most `limit` of them and at most `maxChars`
+ * characters of their JSON text (the first item always), with why the list stopped early.
+ */
+export async function readCapped<T>(
+  features: LayerFeatures,
+  toItem: (feature: Feature) => T,
+  limits: { limit: number; maxChars: number },
+  signal: AbortSignal,
+): Promise<{ items: T[]; truncatedBy: TruncatedBy }> {
+  const items: T[] = [];
+  let chars = 0;
+  let truncatedBy: TruncatedBy = null;
+  for (let f = await features.firstAsync(); f; f = await features.nextAsync()) {
+    if (items.length >= limits.limit) {
+      truncatedBy = 'limit';
+      break;
+    }
+    const item = toItem(f);
+    const size = JSON.stringify(item).length;
+    if (chars + size > limits.maxChars && items.length > 0) {
+      truncatedBy = 'size';
+      break;
+    }
+    chars += size;
+    items.push(item);
+    if (items.length % 200 === 0) throwIfCancelled(signal);
+  }
+  return { items, truncatedBy };
 }

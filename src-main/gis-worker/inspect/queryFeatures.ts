@@ -5,7 +5,7 @@ import { transformBBox, wgs84 } from '../crs.js';
 import { BadInputError, gdalReason, throwIfCancelled } from '../errors.js';
 import { gdal } from '../gdal.js';
 import { openSource } from '../openSource.js';
-import { featureProperties, roundCoordinates } from './fieldValues.js';
+import { featureProperties, readCapped, roundCoordinates, type TruncatedBy } from './fieldValues.js';
 import { sourceSrs } from './layerDetails.js';
 import { parseUserCrs } from './userCrs.js';
 
@@ -28,7 +28,7 @@ export interface QueryResult {
   returned: number;
   truncated: boolean;
   /** Why the list stops early: the limit or the size cap. */
-  truncated_by: 'limit' | 'size' | null;
+  truncated_by: TruncatedBy;
   crs: string | null;
 }
 
@@ -58,32 +58,22 @@ export async function queryFeatures(args: QueryArgs, signal: AbortSignal): Promi
     const total = await countMatches(layer, args.where, names);
     throwIfCancelled(signal);
     const toWgs84 = srs ? new gdal.CoordinateTransformation(srs, wgs84()) : null;
-    const features: unknown[] = [];
-    let chars = 0;
-    let truncatedBy: QueryResult['truncated_by'] = null;
-    for (let f = await layer.features.firstAsync(); f; f = await layer.features.nextAsync()) {
-      if (features.length >= args.limit) {
-        truncatedBy = 'limit';
-        break;
-      }
-      let geometry: unknown = null;
-      if (args.include_geometry && !table) {
-        const g = f.getGeometry();
-        if (g) {
-          if (toWgs84) g.transform(toWgs84);
-          geometry = roundCoordinates(JSON.parse(g.toJSON()), 6);
+    const { items: features, truncatedBy } = await readCapped(
+      layer.features,
+      (f): unknown => {
+        let geometry: unknown = null;
+        if (args.include_geometry && !table) {
+          const g = f.getGeometry();
+          if (g) {
+            if (toWgs84) g.transform(toWgs84);
+            geometry = roundCoordinates(JSON.parse(g.toJSON()), 6);
+          }
         }
-      }
-      const feature = { type: 'Feature', id: f.fid, properties: featureProperties(f, fields), geometry };
-      const size = JSON.stringify(feature).length;
-      if (chars + size > args.max_chars && features.length > 0) {
-        truncatedBy = 'size';
-        break;
-      }
-      chars += size;
-      features.push(feature);
-      if (features.length % 200 === 0) throwIfCancelled(signal);
-    }
+        return { type: 'Feature', id: f.fid, properties: featureProperties(f, fields), geometry };
+      },
+      { limit: args.limit, maxChars: args.max_chars },
+      signal,
+    );
     return {
       type: 'FeatureCollection',
       features,

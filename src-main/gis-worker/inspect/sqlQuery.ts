@@ -8,7 +8,7 @@ import { gdal } from '../gdal.js';
 import { CSV_OPEN_OPTIONS, openSource } from '../openSource.js';
 import type { ProgressFn } from '../progressThrottle.js';
 import { releaseVsimem, vsimemPath } from '../vsimem.js';
-import { featureProperties, roundCoordinates } from './fieldValues.js';
+import { featureProperties, readCapped, roundCoordinates } from './fieldValues.js';
 import { resolveDelimitedSource } from './tableSource.js';
 
 export interface SqlTable {
@@ -145,28 +145,19 @@ export async function runSql(args: SqlArgs, signal: AbortSignal): Promise<CallRe
       columns.push(f.name);
     });
     const hasGeometry = result.geomType !== gdal.wkbNone;
-    const rows: Record<string, unknown>[] = [];
-    let chars = 0;
-    let truncatedBy: 'limit' | 'size' | null = null;
-    for (let f = await result.features.firstAsync(); f; f = await result.features.nextAsync()) {
-      if (rows.length >= args.limit) {
-        truncatedBy = 'limit';
-        break;
-      }
-      const row: Record<string, unknown> = featureProperties(f, null);
-      if (hasGeometry && args.include_geometry) {
-        const g = f.getGeometry();
-        row.geometry = g ? roundCoordinates(JSON.parse(g.toJSON()), 6) : null;
-      }
-      const size = JSON.stringify(row).length;
-      if (chars + size > args.max_chars && rows.length > 0) {
-        truncatedBy = 'size';
-        break;
-      }
-      chars += size;
-      rows.push(row);
-      if (rows.length % 200 === 0) throwIfCancelled(signal);
-    }
+    const { items: rows, truncatedBy } = await readCapped(
+      result.features,
+      (f) => {
+        const row: Record<string, unknown> = featureProperties(f, null);
+        if (hasGeometry && args.include_geometry) {
+          const g = f.getGeometry();
+          row.geometry = g ? roundCoordinates(JSON.parse(g.toJSON()), 6) : null;
+        }
+        return row;
+      },
+      { limit: args.limit, maxChars: args.max_chars },
+      signal,
+    );
     let total = rows.length;
     if (truncatedBy) total = await countRows(ds, sql, exposed);
     return {

@@ -3,7 +3,7 @@
  * (pseudocolour) or three stretched bands (RGB composite). A pixel is transparent where the
  * warp left no data (validity 0: outside the raster or nodata) or a value is not a number.
  */
-import { alphaByte, stretchByte } from '../stretch.js';
+import { alphaByte, stretchByte, stretchScale } from '../stretch.js';
 
 export interface Rgba {
   rgba: Uint8Array;
@@ -14,7 +14,7 @@ export interface Rgba {
 export function pseudocolour(values: ArrayLike<number>, validity: ArrayLike<number>, min: number, max: number, lut: Uint8Array): Rgba {
   const n = values.length;
   const rgba = new Uint8Array(n * 4);
-  const scale = max > min ? 255 / (max - min) : 0;
+  const scale = stretchScale(min, max);
   let visible = 0;
   for (let i = 0; i < n; i++) {
     const v = values[i]!;
@@ -40,7 +40,7 @@ export interface Channel {
 export function rgbComposite(channels: readonly [Channel, Channel, Channel], validity: ArrayLike<number>): Rgba {
   const n = validity.length;
   const rgba = new Uint8Array(n * 4);
-  const scales = channels.map((c) => (c.max > c.min ? 255 / (c.max - c.min) : 0));
+  const scales = channels.map((c) => stretchScale(c.min, c.max));
   let visible = 0;
   for (let i = 0; i < n; i++) {
     const a = validity[i]!;

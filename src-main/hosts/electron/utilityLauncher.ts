@@ -6,7 +6,7 @@
  * Only callable after `app` is ready.
  */
 import { utilityProcess } from 'electron';
-import type { WorkerChannel, WorkerLauncher } from '../../worker-host/launcher.js';
+import { exitLatch, type WorkerChannel, type WorkerLauncher } from '../../worker-host/launcher.js';
 
 /** `entry` is the built worker bundle (`dist/main/gis-worker.js`). */
 export function utilityLauncher(entry: string): WorkerLauncher {
@@ -15,30 +15,21 @@ export function utilityLauncher(entry: string): WorkerLauncher {
     // folder, as under fork: without them the worker would inherit main's environment.
     const child = utilityProcess.fork(entry, [], { serviceName: 'mapwright-gis', stdio: 'inherit', env: spawn.env, cwd: spawn.cwd });
 
-    let exited = false;
-    let exitCode: number | null = null;
-    const exitListeners: ((code: number | null) => void)[] = [];
+    const exit = exitLatch();
     // 'exit' follows every end, a V8 fatal 'error' included, so it alone means "gone".
-    child.once('exit', (code) => {
-      exited = true;
-      exitCode = code;
-      for (const listener of exitListeners) listener(code);
-    });
+    child.once('exit', (code) => exit.finish(code));
 
     const channel: WorkerChannel = {
       send(message) {
         // postMessage structured-clones, so Uint8Array tile bytes arrive as bytes.
-        if (!exited) child.postMessage(message);
+        if (!exit.exited) child.postMessage(message);
       },
       onMessage(listener) {
         child.on('message', listener);
       },
-      onExit(listener) {
-        if (exited) queueMicrotask(() => listener(exitCode));
-        else exitListeners.push(listener);
-      },
+      onExit: exit.onExit,
       kill() {
-        if (!exited) child.kill();
+        if (!exit.exited) child.kill();
       },
       get pid() {
         return child.pid;
