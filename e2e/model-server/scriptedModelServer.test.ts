@@ -7,9 +7,10 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { after, before, beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { NO_MORE_STEPS_TEXT, startScriptedModelServer, type ScriptedModelServer } from './scriptedModelServer.js';
+import { NO_MORE_STEPS_TEXT, type ScriptedModelServer } from './scriptedModelServer.js';
+import { scriptedServerSuite } from './testing/scriptedServerSuite.js';
 
 interface Chunk {
   id: string;
@@ -27,12 +28,13 @@ interface Chunk {
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | null;
 }
 
-const chat = (server: ScriptedModelServer, body: object) =>
-  fetch(`${server.url}/chat/completions`, {
+const post = (server: ScriptedModelServer, path: string, body: object, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}${path}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
+    headers: { 'Content-Type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
+const chat = (server: ScriptedModelServer, body: object) => post(server, '/chat/completions', body);
 
 async function streamed(server: ScriptedModelServer, body: object = {}) {
   const response = await chat(server, { model: 'm', messages: [{ role: 'user', content: 'hi' }], stream: true, ...body });
@@ -52,11 +54,7 @@ async function streamed(server: ScriptedModelServer, body: object = {}) {
 
 describe('scripted model server', () => {
   let server: ScriptedModelServer;
-  before(async () => {
-    server = await startScriptedModelServer();
-  });
-  beforeEach(() => server.reset());
-  after(() => server.close());
+  scriptedServerSuite((started) => (server = started), { resetEachTest: true });
 
   test('listens on loopback and gives a /v1 base URL', () => {
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/v1$/);
@@ -241,21 +239,11 @@ describe('scripted model server', () => {
 
 describe('scripted model server: Anthropic Messages, reasoning shapes and endpoint quirks', () => {
   let server: ScriptedModelServer;
-  before(async () => {
-    server = await startScriptedModelServer();
-  });
-  beforeEach(() => server.reset());
-  after(() => server.close());
+  scriptedServerSuite((started) => (server = started), { resetEachTest: true });
 
-  const post = (path: string, body: object, headers: Record<string, string> = {}) =>
-    fetch(`${server.url}${path}`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', ...headers },
-      body: JSON.stringify(body),
-    });
   /** `event:` name and parsed `data:` of each SSE event, by a plain split. */
   async function anthropicEvents(body: object) {
-    const response = await post('/messages', {
+    const response = await post(server, '/messages', {
       model: 'claude',
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hi' }] }],
       stream: true,
@@ -323,7 +311,7 @@ describe('scripted model server: Anthropic Messages, reasoning shapes and endpoi
 
   test('answers a whole Message without stream, and Anthropic-shaped errors', async () => {
     server.script([{ text: 'Plain.' }, { status: 529 }]);
-    const message = (await (await post('/messages', { model: 'c', messages: [] })).json()) as {
+    const message = (await (await post(server, '/messages', { model: 'c', messages: [] })).json()) as {
       type: string;
       content: { type: string; text: string }[];
       stop_reason: string;
@@ -331,7 +319,7 @@ describe('scripted model server: Anthropic Messages, reasoning shapes and endpoi
     assert.equal(message.type, 'message');
     assert.deepEqual(message.content, [{ type: 'text', text: 'Plain.' }]);
     assert.equal(message.stop_reason, 'end_turn');
-    const overloaded = await post('/messages', { model: 'c', messages: [] });
+    const overloaded = await post(server, '/messages', { model: 'c', messages: [] });
     assert.equal(overloaded.status, 529);
     assert.deepEqual(((await overloaded.json()) as { error: { type: string } }).error.type, 'overloaded_error');
   });
@@ -342,7 +330,7 @@ describe('scripted model server: Anthropic Messages, reasoning shapes and endpoi
       ['reasoning', 'reasoning'],
     ] as const) {
       server.script([{ reasoning: 'why', reasoningShape: shape, text: 'ok' }]);
-      const text = await (await post('/chat/completions', { messages: [], stream: true })).text();
+      const text = await (await post(server, '/chat/completions', { messages: [], stream: true })).text();
       const deltas = text
         .split('\n\n')
         .filter((e) => e.startsWith('data: {'))
@@ -350,22 +338,28 @@ describe('scripted model server: Anthropic Messages, reasoning shapes and endpoi
       assert.equal(deltas.map((d: Record<string, string>) => d[field] ?? '').join(''), 'why');
     }
     server.script([{ reasoning: 'why', reasoningShape: 'think-tags', text: 'ok' }]);
-    const whole = (await (await post('/chat/completions', { messages: [] })).json()) as { choices: { message: { content: string } }[] };
+    const whole = (await (await post(server, '/chat/completions', { messages: [] })).json()) as {
+      choices: { message: { content: string } }[];
+    };
     assert.equal(whole.choices[0]?.message.content, '<think>why</think>\n\nok');
   });
 
   test('quirks answer before any step is used: tools and stream refused, stream ignored, a key required', async () => {
     server.script([{ text: 'the step' }]);
     server.behave({ refuseTools: true, refuseStream: true });
-    const tools = await post('/chat/completions', { model: 'gemma', messages: [], tools: [{ type: 'function', function: { name: 'x' } }] });
+    const tools = await post(server, '/chat/completions', {
+      model: 'gemma',
+      messages: [],
+      tools: [{ type: 'function', function: { name: 'x' } }],
+    });
     assert.equal(tools.status, 400);
     assert.match(((await tools.json()) as { error: { message: string } }).error.message, /gemma does not support tools/);
-    const stream = await post('/chat/completions', { messages: [], stream: true });
+    const stream = await post(server, '/chat/completions', { messages: [], stream: true });
     assert.equal(((await stream.json()) as { error: { param: string } }).error.param, 'stream');
     assert.equal(server.pendingSteps, 1);
     server.behave({ refuseTools: false, refuseStream: false, ignoreStream: true, requireKey: 'k1' });
-    assert.equal((await post('/chat/completions', { messages: [], stream: true })).status, 401);
-    const ignored = await post('/chat/completions', { messages: [], stream: true }, { Authorization: 'Bearer k1' });
+    assert.equal((await post(server, '/chat/completions', { messages: [], stream: true })).status, 401);
+    const ignored = await post(server, '/chat/completions', { messages: [], stream: true }, { Authorization: 'Bearer k1' });
     assert.match(ignored.headers.get('content-type') ?? '', /application\/json/);
     assert.equal(((await ignored.json()) as { object: string }).object, 'chat.completion');
     assert.equal(server.requests.length, 4, 'refused requests are recorded too');
@@ -377,8 +371,8 @@ describe('scripted model server: Anthropic Messages, reasoning shapes and endpoi
       { raw: { body, contentType: 'text/event-stream' }, rawSliceBytes: 1 },
       { status: 429, retryAfter: 7 },
     ]);
-    assert.equal(await (await post('/chat/completions', { messages: [] })).text(), body);
-    const limited = await post('/chat/completions', { messages: [] });
+    assert.equal(await (await post(server, '/chat/completions', { messages: [] })).text(), body);
+    const limited = await post(server, '/chat/completions', { messages: [] });
     assert.equal(limited.status, 429);
     assert.equal(limited.headers.get('retry-after'), '7');
   });

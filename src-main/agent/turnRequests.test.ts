@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { ChatMessage } from '../../src-shared/domain/chat.js';
 import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { builtInTools } from '../../tools/index.js';
@@ -14,16 +12,14 @@ import type { TurnRequest } from '../model/modelClient.js';
 import { SkillCatalogue } from '../skills/skillCatalogue.js';
 import type { MessageDraft } from '../store/conversationRepo.js';
 import { ProjectStore } from '../store/projectStore.js';
+import { tempProjectStores } from '../store/testing/tempHomes.js';
 import { ToolRegistry } from '../tool-host/toolRegistry.js';
 import { TurnRequests } from './turnRequests.js';
 
-const homes: string[] = [];
-after(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));
+const openProject = tempProjectStores('mapwright-turns-');
 
 function setup() {
-  const home = mkdtempSync(join(tmpdir(), 'mapwright-turns-'));
-  homes.push(home);
-  const store = ProjectStore.openInHome(home);
+  const { home, store } = openProject();
   const catalogue = new SkillCatalogue([{ dir: join(import.meta.dirname, '..', '..', 'skills'), origin: 'built-in' }]);
   const registry = new ToolRegistry([...builtInTools, createLoadSkillTool(catalogue) as unknown as ToolDefinition]);
   const settings = { ...DEFAULT_CONVERSATION_SETTINGS };

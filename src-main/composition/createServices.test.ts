@@ -14,25 +14,41 @@ describe('main services with the scripted model and the real GIS worker', { skip
   scriptedModelSuite((started) => (model = started));
   const homes: string[] = [];
   after(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));
+  /** The app on `model` (or none), its home removed when the file ends. */
+  async function start(withModel: ScriptedModelServer | null = model) {
+    const app = await startApp(withModel);
+    homes.push(app.home);
+    return app;
+  }
+  /** A fresh app whose model follows `steps`, asked `text`. */
+  async function chat(steps: ScriptStep[], text: string) {
+    model.reset();
+    model.script(steps);
+    const app = await start();
+    await app.services.invoke('chat/send', { text });
+    return app;
+  }
+  type App = Awaited<ReturnType<typeof start>>;
+  const decide = (app: App, approvalId: string, decision: 'approve' | 'reject', remember = false) =>
+    app.services.invoke('tools/decide', { approvalId, decision, remember });
 
   it('load → approval → approve: the layer is added and the model gets the ok result', async () => {
-    model.reset();
     const gpkg = join(fixtures, 'nc.gpkg');
-    model.script([
-      { text: 'Loading it.', toolCalls: [{ name: 'layers_load', arguments: { path: gpkg } }] },
-      (body) => {
-        const last = body.messages.at(-1)!;
-        return { text: `Result seen: ${String(last.content).slice(0, 40)}` };
-      },
-    ]);
-    const app = await startApp(model);
-    homes.push(app.home);
-    await app.services.invoke('chat/send', { text: `load ${gpkg}` });
+    const app = await chat(
+      [
+        { text: 'Loading it.', toolCalls: [{ name: 'layers_load', arguments: { path: gpkg } }] },
+        (body) => {
+          const last = body.messages.at(-1)!;
+          return { text: `Result seen: ${String(last.content).slice(0, 40)}` };
+        },
+      ],
+      `load ${gpkg}`,
+    );
     const req = await app.approval();
     assert.equal(req.toolId, 'layers.load');
     assert.equal((req.args as { path: string }).path, gpkg);
     assert.equal(req.title, 'Load layer');
-    await app.services.invoke('tools/decide', { approvalId: req.id, decision: 'approve', remember: false });
+    await decide(app, req.id, 'approve');
     await app.runFinished(1);
 
     const state = (await app.services.invoke('project/get', {})) as {
@@ -75,16 +91,14 @@ describe('main services with the scripted model and the real GIS worker', { skip
   });
 
   it('reject: the next request carries rejected_by_user and the loop goes on', async () => {
-    model.reset();
-    model.script([
-      { toolCalls: [{ name: 'layers_load', arguments: { path: join(fixtures, 'countries.fgb') } }] },
-      { text: 'Understood, I will not load it.' },
-    ]);
-    const app = await startApp(model);
-    homes.push(app.home);
-    await app.services.invoke('chat/send', { text: 'load the countries' });
-    const req = await app.approval();
-    await app.services.invoke('tools/decide', { approvalId: req.id, decision: 'reject', remember: false });
+    const app = await chat(
+      [
+        { toolCalls: [{ name: 'layers_load', arguments: { path: join(fixtures, 'countries.fgb') } }] },
+        { text: 'Understood, I will not load it.' },
+      ],
+      'load the countries',
+    );
+    await decide(app, (await app.approval()).id, 'reject');
     await app.runFinished(1);
     const toolMsg = model.requests[1]!.messages.find((m) => m.role === 'tool')!;
     const result = JSON.parse(String(toolMsg.content));
@@ -99,17 +113,15 @@ describe('main services with the scripted model and the real GIS worker', { skip
   });
 
   it('a remembered grant skips the second dialog; a disconnect rejects a pending approval', async () => {
-    model.reset();
-    model.script([
-      { toolCalls: [{ name: 'layers_load', arguments: { path: join(fixtures, 'countries.fgb') } }] },
-      { toolCalls: [{ name: 'layers_load', arguments: { path: join(fixtures, 'nc.gpkg') } }] },
-      { text: 'Both loaded.' },
-    ]);
-    const app = await startApp(model);
-    homes.push(app.home);
-    await app.services.invoke('chat/send', { text: 'load both' });
-    const req = await app.approval();
-    await app.services.invoke('tools/decide', { approvalId: req.id, decision: 'approve', remember: true });
+    const app = await chat(
+      [
+        { toolCalls: [{ name: 'layers_load', arguments: { path: join(fixtures, 'countries.fgb') } }] },
+        { toolCalls: [{ name: 'layers_load', arguments: { path: join(fixtures, 'nc.gpkg') } }] },
+        { text: 'Both loaded.' },
+      ],
+      'load both',
+    );
+    await decide(app, (await app.approval()).id, 'approve', true);
     await app.runFinished(1);
     assert.equal(app.events.filter((e) => e.name === 'approval/requested').length, 1);
     const layers = ((await app.services.invoke('project/get', {})) as { layers: { name: string }[] }).layers.map((l) => l.name);
@@ -144,8 +156,7 @@ describe('main services with the scripted model and the real GIS worker', { skip
     const empty = join(dir, 'empty.gpkg');
     writeFileSync(empty, '');
     const cases = [join(dir, 'missing.gpkg'), empty, join(fixtures, 'truncated.tiff'), fakeShp, badJson];
-    const app = await startApp(model);
-    homes.push(app.home);
+    const app = await start();
     // Three failures with the same code stop a run (a loop guard), so the five go in two runs.
     const results: { ok: boolean; error: { code: string; retryable: boolean; message: string } }[] = [];
     for (const [run, batch] of [cases.slice(0, 3), cases.slice(3)].entries()) {
@@ -157,8 +168,7 @@ describe('main services with the scripted model and the real GIS worker', { skip
       );
       await app.services.invoke('chat/send', { text: `load these files (${run + 1})` });
       for (let i = 0; i < batch.length; i++) {
-        const req = await app.approval();
-        await app.services.invoke('tools/decide', { approvalId: req.id, decision: 'approve', remember: false });
+        await decide(app, (await app.approval()).id, 'approve');
       }
       await app.runFinished(run + 1);
       results.push(...model.requests.slice(1).map((r) => JSON.parse(String(r.messages.at(-1)!.content))));
@@ -177,15 +187,13 @@ describe('main services with the scripted model and the real GIS worker', { skip
     // Still alive: a good file loads after the bad ones.
     // A path from the interface is asked for like the model's (the renderer is trusted less than main).
     const pending = app.services.invoke('entries/trigger', { entry: 'layers.load', params: { path: join(fixtures, 'countries.fgb') } });
-    const asked = await app.approval();
-    await app.services.invoke('tools/decide', { approvalId: asked.id, decision: 'approve', remember: false });
+    await decide(app, (await app.approval()).id, 'approve');
     assert.equal(((await pending) as { ok: boolean }).ok, true);
     await app.services.close();
   });
 
   it('without a model configured, the chat says how to configure one', async () => {
-    const app = await startApp(null);
-    homes.push(app.home);
+    const app = await start(null);
     const { runId } = (await app.services.invoke('chat/send', { text: 'hello' })) as { runId: string | null };
     assert.equal(runId, null);
     const state = (await app.services.invoke('project/get', {})) as { messages: { role: string; text: string }[] };
@@ -195,8 +203,7 @@ describe('main services with the scripted model and the real GIS worker', { skip
   });
 
   it('rejects malformed bridge payloads without acting', async () => {
-    const app = await startApp(null);
-    homes.push(app.home);
+    const app = await start(null);
     await assert.rejects(app.services.invoke('chat/send', { text: 42 }), /Invalid parameters for chat\/send/);
     await assert.rejects(app.services.invoke('fs/read', {}), /Unknown bridge method/);
     await app.services.close();

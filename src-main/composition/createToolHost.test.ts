@@ -3,20 +3,18 @@
  * Commands through the dispatcher (audit rows) and produced layers (info, free names).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { z } from 'zod';
+import { describe, it } from 'node:test';
 import type { LayerInfo } from '../../src-shared/domain/layer.js';
-import { defineTool, type LoadLayerRequest } from '../../src-shared/tools/toolSdk.js';
+import { producerTool } from '../../src-shared/tools/testing/testTool.js';
+import type { LoadLayerRequest } from '../../src-shared/tools/toolSdk.js';
 import { PrivatePaths } from '../security/privatePaths.js';
-import { ProjectStore } from '../store/projectStore.js';
+import { tempProjectStores } from '../store/testing/tempHomes.js';
+import { auditRow } from '../tool-host/testing/testDispatcher.js';
 import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
 import { createToolHost } from './createToolHost.js';
 
-const homes: string[] = [];
-after(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));
+const openProject = tempProjectStores('mapwright-host-');
 
 const INFO: LayerInfo = {
   kind: 'vector',
@@ -34,9 +32,7 @@ const INFO: LayerInfo = {
 };
 
 function host(produced: LoadLayerRequest[] = []) {
-  const home = mkdtempSync(join(tmpdir(), 'mapwright-host-'));
-  homes.push(home);
-  const store = ProjectStore.openInHome(home);
+  const { home, store } = openProject();
   const workerCalls: [string, unknown][] = [];
   const worker = {
     call: async (fn: string, args: unknown) => {
@@ -44,20 +40,6 @@ function host(produced: LoadLayerRequest[] = []) {
       return { ...INFO, driver: 'described' };
     },
   } as unknown as GisWorkerClient;
-  const producer = defineTool({
-    id: 'test.produce',
-    version: '1',
-    group: 'test',
-    icon: 'cog',
-    title: 'Produce',
-    description: 'Writes layers and returns them in load_layers.',
-    input: z.object({}),
-    safety: 'write',
-    exec: 'main',
-    handles: [],
-    summary: () => 'produce',
-    execute: async () => ({ load_layers: produced }),
-  });
   const tools = createToolHost({
     store,
     worker,
@@ -66,7 +48,7 @@ function host(produced: LoadLayerRequest[] = []) {
     egress: { openFor: () => () => undefined, recent: () => [] },
     runIsLive: () => false,
     send: () => undefined,
-    extraTools: [producer],
+    extraTools: [producerTool(produced)],
   });
   const audit = () => store.audit.list({}).reverse();
   return { store, tools, workerCalls, audit };
@@ -84,31 +66,15 @@ describe('tool host: Commands go through the dispatcher', () => {
       !bad.ok && bad.error.code === 'invalid_params' && /^Invalid parameters for commands\.set_mode: mode:/.test(bad.error.message),
     );
     assert.deepEqual(
-      h
-        .audit()
-        .map((e) => [
-          e.toolId,
-          e.caller,
-          e.toolVersion,
-          e.definitionHash,
-          e.args,
-          e.decision,
-          e.decidedBy,
-          e.outcome,
-          e.errorCode,
-          e.durationMs,
-          e.runId,
-          e.conversationId,
-        ]),
+      h.audit().map((e) => [...auditRow(e), e.args]),
       [
-        ['commands.set_mode', 'user', null, null, { mode: 'auto' }, 'user_action', 'user', 'ok', null, null, null, h.store.conversationId],
-        ['commands.undo', 'user', null, null, {}, 'user_action', 'user', 'error', 'not_allowed', null, null, h.store.conversationId],
+        ['commands.set_mode', 'user', null, null, 'user_action', 'user', 'ok', null, null, null, h.store.conversationId, { mode: 'auto' }],
+        ['commands.undo', 'user', null, null, 'user_action', 'user', 'error', 'not_allowed', null, null, h.store.conversationId, {}],
         [
           'commands.set_mode',
           'user',
           null,
           null,
-          { mode: 'yolo' },
           'refused',
           'system',
           'error',
@@ -116,6 +82,7 @@ describe('tool host: Commands go through the dispatcher', () => {
           null,
           null,
           h.store.conversationId,
+          { mode: 'yolo' },
         ],
       ],
     );
@@ -124,7 +91,7 @@ describe('tool host: Commands go through the dispatcher', () => {
 
   it('the renderer may trigger only Commands and userVisible tools, with the fields they declare', async () => {
     const h = host();
-    const hidden = await h.tools.trigger('test.produce', {});
+    const hidden = await h.tools.trigger('test.producer', {});
     assert.ok(!hidden.ok && hidden.error.code === 'not_allowed');
     const extra = await h.tools.trigger('layers.set_opacity', { layer: 'x', opacity: 0.5, sql: 'DROP' });
     assert.ok(
@@ -137,7 +104,7 @@ describe('tool host: Commands go through the dispatcher', () => {
 describe('tool host: produced layers', () => {
   it('a load_layers item with info is added without asking GDAL; without it GDAL describes the file', async () => {
     const h = host([{ path: '/o/out.gpkg|layername=out', name: 'out', info: INFO }, { path: '/o/other.gpkg|layername=other' }]);
-    const r = await h.tools.runForPerson('test.produce', {});
+    const r = await h.tools.runForPerson('test.producer', {});
     assert.equal(r.ok, true);
     assert.deepEqual(h.workerCalls, [['layers.describe', { source: '/o/other.gpkg|layername=other' }]]);
     const [out, other] = h.store.layers.list();
@@ -148,8 +115,8 @@ describe('tool host: produced layers', () => {
 
   it('a produced layer whose name is taken gets a free one and the default style of its place', async () => {
     const h = host([{ path: '/o/a.gpkg|layername=out', name: 'out', info: INFO }]);
-    await h.tools.runForPerson('test.produce', {});
-    await h.tools.runForPerson('test.produce', {});
+    await h.tools.runForPerson('test.producer', {});
+    await h.tools.runForPerson('test.producer', {});
     const layers = h.store.layers.list();
     assert.deepEqual(
       layers.map((l) => l.name),

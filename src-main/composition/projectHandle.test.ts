@@ -1,20 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { LayerInfo } from '../../src-shared/domain/layer.js';
 import { defaultRasterStyle, defaultVectorStyle } from '../../src-shared/style/styleModel.js';
-import { ProjectStore } from '../store/projectStore.js';
+import { tempProjectStores } from '../store/testing/tempHomes.js';
 import { createProjectHandle } from './projectHandle.js';
 
-const homes: string[] = [];
-after(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));
+const openProject = tempProjectStores('mapwright-handle-');
 
 function fresh() {
-  const home = mkdtempSync(join(tmpdir(), 'mapwright-handle-'));
-  homes.push(home);
-  const store = ProjectStore.openInHome(home);
+  const { store } = openProject();
   const changes: number[] = [];
   const project = createProjectHandle(store, (name, payload) => {
     if (name === 'layers/changed') changes.push((payload as { layers: unknown[] }).layers.length);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
+import type { ScriptedModelServer, ScriptStep } from '../../e2e/model-server/scriptedModelServer.js';
 import { scriptedModelSuite } from '../model/scriptedModelSuite.js';
 import { outputsDirOf } from '../store/projectStore.js';
 import { fixtures, haveFixtures, startApp } from './testApp.js';
@@ -35,7 +35,8 @@ describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
   const homes: string[] = [];
   after(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));
 
-  async function app() {
+  /** A fresh app; with `mode`, switched to it; with `load`, that fixture then loaded as the person. */
+  async function app(setup: { mode?: 'auto' | 'plan'; load?: string } = {}) {
     model.reset();
     const a = await startApp(model);
     homes.push(a.home);
@@ -45,33 +46,40 @@ describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
       (entry.startsWith('commands.')
         ? a.services.invoke('entries/trigger', { entry, params })
         : a.services.runForPerson(entry, params)) as Promise<{ ok: boolean; data?: unknown; error?: { code: string; message: string } }>;
-    return { ...a, state, trigger };
+    /** The model follows `steps` for the person's `text`; resolves when the run has finished. */
+    const ask = async (steps: ScriptStep[], text: string) => {
+      model.script(steps);
+      await a.services.invoke('chat/send', { text });
+      await a.runFinished(1);
+    };
+    if (setup.mode) await trigger('commands.set_mode', { mode: setup.mode });
+    if (setup.load) await trigger('layers.load', { path: join(fixtures, setup.load) });
+    return { ...a, state, trigger, ask };
   }
 
   it('a metre buffer on a degree layer is refused with the reprojection to make; then reproject and buffer load their outputs', async () => {
-    const a = await app();
-    await a.trigger('commands.set_mode', { mode: 'auto' });
-    await a.trigger('layers.load', { path: join(fixtures, 'nc.gpkg') });
-    model.script([
-      { toolCalls: [{ name: 'processing_run', arguments: { algorithm: 'buffer', params: { input: 'nc', distance: 5000 } } }] },
-      (body) => {
-        const r = lastToolResult(body);
-        assert.equal(r.error?.code, 'invalid_params');
-        const fix = /processing_run (\{.*\}) — then/.exec(r.error!.hint!)![1]!;
-        return { toolCalls: [{ name: 'processing_run', arguments: JSON.parse(fix) }] };
-      },
-      {
-        toolCalls: [
-          {
-            name: 'processing_run',
-            arguments: { algorithm: 'buffer', params: { input: 'nc_reproject', distance: 5000 }, output_name: 'nc_5km' },
-          },
-        ],
-      },
-      { text: 'Done: nc_5km.' },
-    ]);
-    await a.services.invoke('chat/send', { text: 'buffer the counties by 5 km' });
-    await a.runFinished(1);
+    const a = await app({ mode: 'auto', load: 'nc.gpkg' });
+    await a.ask(
+      [
+        { toolCalls: [{ name: 'processing_run', arguments: { algorithm: 'buffer', params: { input: 'nc', distance: 5000 } } }] },
+        (body) => {
+          const r = lastToolResult(body);
+          assert.equal(r.error?.code, 'invalid_params');
+          const fix = /processing_run (\{.*\}) — then/.exec(r.error!.hint!)![1]!;
+          return { toolCalls: [{ name: 'processing_run', arguments: JSON.parse(fix) }] };
+        },
+        {
+          toolCalls: [
+            {
+              name: 'processing_run',
+              arguments: { algorithm: 'buffer', params: { input: 'nc_reproject', distance: 5000 }, output_name: 'nc_5km' },
+            },
+          ],
+        },
+        { text: 'Done: nc_5km.' },
+      ],
+      'buffer the counties by 5 km',
+    );
     const refused = lastToolResult(model.requests[1]!);
     assert.match(refused.error!.message, /degrees \(EPSG:4267\)/);
     assert.match(refused.error!.hint!, /"target_crs":"EPSG:32617"/, 'NC lies in UTM zone 17N');
@@ -89,14 +97,11 @@ describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
   });
 
   it('Plan mode offers read tools only and refuses a write the model names anyway', async () => {
-    const a = await app();
-    await a.trigger('commands.set_mode', { mode: 'plan' });
-    model.script([
-      { toolCalls: [{ name: 'layers_load', arguments: { path: join(fixtures, 'nc.gpkg') } }] },
-      { text: '1. layers_load nc.gpkg' },
-    ]);
-    await a.services.invoke('chat/send', { text: 'plan loading nc' });
-    await a.runFinished(1);
+    const a = await app({ mode: 'plan' });
+    await a.ask(
+      [{ toolCalls: [{ name: 'layers_load', arguments: { path: join(fixtures, 'nc.gpkg') } }] }, { text: '1. layers_load nc.gpkg' }],
+      'plan loading nc',
+    );
     const offered = model.requests[0]!.tools!.map((t) => t.function.name);
     assert.ok(offered.includes('inspect_list_layers'));
     assert.ok(!offered.includes('layers_load') && !offered.includes('processing_run'), `only reads: ${offered}`);
@@ -109,9 +114,10 @@ describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
   it('loop guards: the third identical call is answered loop_detected without running, and audited', async () => {
     const a = await app();
     const same = { name: 'inspect_list_layers', arguments: {} };
-    model.script([{ toolCalls: [same] }, { toolCalls: [same] }, { toolCalls: [same] }, { text: 'I will stop repeating myself.' }]);
-    await a.services.invoke('chat/send', { text: 'list layers' });
-    await a.runFinished(1);
+    await a.ask(
+      [{ toolCalls: [same] }, { toolCalls: [same] }, { toolCalls: [same] }, { text: 'I will stop repeating myself.' }],
+      'list layers',
+    );
     assert.equal(model.requests.length, 4);
     const cards = (await a.state()).messages.filter((m) => m.role === 'tool');
     assert.deepEqual(
@@ -135,9 +141,10 @@ describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
 
   it('loop guards: three errors with the same code in a row stop the run and say why', async () => {
     const a = await app();
-    model.script(['a', 'b', 'c', 'd'].map((layer) => ({ toolCalls: [{ name: 'inspect_layer_info', arguments: { layer } }] })));
-    await a.services.invoke('chat/send', { text: 'describe a, b, c and d' });
-    await a.runFinished(1);
+    await a.ask(
+      ['a', 'b', 'c', 'd'].map((layer) => ({ toolCalls: [{ name: 'inspect_layer_info', arguments: { layer } }] })),
+      'describe a, b, c and d',
+    );
     assert.equal(model.requests.length, 3, 'no fourth request');
     const s = await a.state();
     assert.deepEqual(
@@ -150,18 +157,17 @@ describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
 
   it('the step budget (25 turns) ends a run that never stops calling tools', async () => {
     const a = await app();
-    model.script(Array.from({ length: 30 }, (_, i) => ({ toolCalls: [{ name: 'inspect_list_layers', arguments: { attempt: i } }] })));
-    await a.services.invoke('chat/send', { text: 'keep looking' });
-    await a.runFinished(1);
+    await a.ask(
+      Array.from({ length: 30 }, (_, i) => ({ toolCalls: [{ name: 'inspect_list_layers', arguments: { attempt: i } }] })),
+      'keep looking',
+    );
     assert.equal(model.requests.length, 25);
     assert.match((await a.state()).messages.at(-1)!.text, /Stopped after 25 steps/);
     await a.services.close();
   });
 
   it('Stop cancels a long worker job within a second, removes its partial output, and the app stays usable', async () => {
-    const a = await app();
-    await a.trigger('commands.set_mode', { mode: 'auto' });
-    await a.trigger('layers.load', { path: join(fixtures, 'elev.tif') });
+    const a = await app({ mode: 'auto', load: 'elev.tif' });
     model.script([
       { toolCalls: [{ name: 'processing_run', arguments: { algorithm: 'resample', params: { input: 'elev', resolution: 0.00002 } } }] },
       { text: 'after stop' },
@@ -192,18 +198,19 @@ describe('tool layer, end to end in main', { skip: !haveFixtures }, () => {
     const a = await app();
     await a.trigger('layers.load', { path: join(fixtures, 'nc.gpkg') });
     const before = (await a.state()).layers;
-    model.script([
-      {
-        toolCalls: [
-          { name: 'layers_set_opacity', arguments: { layer: 'nc', opacity: 0.3 } },
-          { name: 'layers_load', arguments: { path: join(fixtures, 'countries.fgb') } },
-        ],
-      },
-      { text: 'done' },
-    ]);
     await a.trigger('commands.set_mode', { mode: 'auto' });
-    await a.services.invoke('chat/send', { text: 'fade nc and add countries' });
-    await a.runFinished(1);
+    await a.ask(
+      [
+        {
+          toolCalls: [
+            { name: 'layers_set_opacity', arguments: { layer: 'nc', opacity: 0.3 } },
+            { name: 'layers_load', arguments: { path: join(fixtures, 'countries.fgb') } },
+          ],
+        },
+        { text: 'done' },
+      ],
+      'fade nc and add countries',
+    );
     assert.deepEqual(
       (await a.state()).layers.map((l) => [l.name, l.opacity]),
       [

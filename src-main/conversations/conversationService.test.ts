@@ -1,20 +1,14 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { EventName, EventPayload } from '../../src-shared/bridge/contract.js';
 import type { RunState } from '../../src-shared/domain/chat.js';
-import { ProjectStore } from '../store/projectStore.js';
+import { tempProjectStores } from '../store/testing/tempHomes.js';
 import { ConversationBusyError, ConversationService } from './conversationService.js';
 
-const homes: string[] = [];
-after(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));
+const openProject = tempProjectStores('mapwright-convsvc-');
 
 function setup() {
-  const home = mkdtempSync(join(tmpdir(), 'mapwright-convsvc-'));
-  homes.push(home);
-  const store = ProjectStore.openInHome(home);
+  const { store } = openProject();
   const events: { name: EventName; payload: unknown }[] = [];
   let run: RunState = { runId: null, status: 'idle' };
   const service = new ConversationService(

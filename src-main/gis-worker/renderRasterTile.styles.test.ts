@@ -11,7 +11,7 @@ import type { RasterStyle } from '../../src-shared/style/styleModel.js';
 import { gdal } from './gdal.js';
 import { RasterCache } from './rasterCache.js';
 import { renderRasterTile } from './renderRasterTile.js';
-import { decodePng, fixture, gdalCli, makeTempDir, skipReason } from './testSupport.js';
+import { decodePng, fixture, gdalCli, makeTempDir, skipReason, tileAt, tileBox, type TileXyz, warpOntoBox } from './testSupport.js';
 
 const tmp = makeTempDir();
 const cache = new RasterCache(4);
@@ -20,44 +20,13 @@ after(async () => {
   tmp.cleanup();
 });
 
-const HALF = 20037508.342789244;
-type Tile = { z: number; x: number; y: number };
-
-function tileAt(lon: number, lat: number, z: number): Tile {
-  const n = 2 ** z;
-  const r = (lat * Math.PI) / 180;
-  return { z, x: Math.floor(((lon + 180) / 360) * n), y: Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n) };
-}
-
-function tileBox({ z, x, y }: Tile): [number, number, number, number] {
-  const size = (2 * HALF) / 2 ** z;
-  return [-HALF + x * size, HALF - (y + 1) * size, -HALF + (x + 1) * size, HALF - y * size];
-}
-
 /** gdalwarp of `bands` onto a box at a size: values per band, plus the validity of each pixel. */
 function warpReference(file: string, box: number[], width: number, height: number, bands: number[], name: string) {
   const out = path.join(tmp.dir, `${name}.tif`);
   // gdalwarp 3.6 cannot pick bands: a VRT of them first.
   const picked = path.join(tmp.dir, `${name}-bands.vrt`);
   gdalCli('gdal_translate', ['-q', '-of', 'VRT', ...bands.flatMap((b) => ['-b', String(b)]), file, picked]);
-  gdalCli('gdalwarp', [
-    '-q',
-    '-overwrite',
-    '-t_srs',
-    'EPSG:3857',
-    '-te',
-    ...box.map(String),
-    '-ts',
-    String(width),
-    String(height),
-    '-r',
-    'bilinear',
-    '-ot',
-    'Float64',
-    '-dstalpha',
-    picked,
-    out,
-  ]);
+  warpOntoBox(picked, out, box, width, height, 'bilinear');
   const ds = gdal.open(out);
   const read = (b: number) => ds.bands.get(b).pixels.read(0, 0, width, height) as Float64Array;
   const values = bands.map((_, i) => read(i + 1));
@@ -77,7 +46,7 @@ function rampColour(stops: readonly string[], t: number): number[] {
   return a.map((v, k) => v + (b[k]! - v) * f);
 }
 
-async function render(source: string, tile: Tile, style: RasterStyle) {
+async function render(source: string, tile: TileXyz, style: RasterStyle) {
   const png = await renderRasterTile(cache, { source, ...tile, style });
   assert.ok(png, 'the tile is drawn');
   return decodePng(png);

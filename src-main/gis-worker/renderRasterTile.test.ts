@@ -7,7 +7,7 @@ import { BadInputError } from './errors.js';
 import { gdal } from './gdal.js';
 import { RasterCache } from './rasterCache.js';
 import { renderRasterTile } from './renderRasterTile.js';
-import { decodePng, fixture, gdalCli, makeTempDir, skipReason } from './testSupport.js';
+import { decodePng, fixture, gdalCli, makeTempDir, skipReason, tileAt, tileBox, type TileXyz, warpOntoBox } from './testSupport.js';
 
 const tmp = makeTempDir();
 const cache = new RasterCache(4);
@@ -18,44 +18,10 @@ after(async () => {
 
 const grey = (band = 1, min: number | null = null, max: number | null = null): GreyRasterStyle => ({ type: 'grey', band, min, max });
 
-/** The usual slippy-map formula, written out here rather than borrowed from the code under test. */
-function tileAt(lon: number, lat: number, z: number): { z: number; x: number; y: number } {
-  const n = 2 ** z;
-  const r = (lat * Math.PI) / 180;
-  return {
-    z,
-    x: Math.floor(((lon + 180) / 360) * n),
-    y: Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n),
-  };
-}
-
-function tileBox({ z, x, y }: { z: number; x: number; y: number }): number[] {
-  const half = 20037508.342789244;
-  const size = (2 * half) / 2 ** z;
-  return [-half + x * size, half - (y + 1) * size, -half + (x + 1) * size, half - y * size];
-}
-
 /** gdalwarp's own rendering of the same tile, stretched the way the style says. */
-function referenceTile(file: string, tile: { z: number; x: number; y: number }, resampling: string, min: number, max: number) {
+function referenceTile(file: string, tile: TileXyz, resampling: string, min: number, max: number) {
   const out = path.join(tmp.dir, `ref-${tile.z}-${tile.x}-${tile.y}-${resampling}.tif`);
-  gdalCli('gdalwarp', [
-    '-q',
-    '-overwrite',
-    '-t_srs',
-    'EPSG:3857',
-    '-te',
-    ...tileBox(tile).map(String),
-    '-ts',
-    '256',
-    '256',
-    '-r',
-    resampling,
-    '-ot',
-    'Float64',
-    '-dstalpha',
-    file,
-    out,
-  ]);
+  warpOntoBox(file, out, tileBox(tile), 256, 256, resampling);
   const ds = gdal.open(out);
   const values = ds.bands.get(1).pixels.read(0, 0, 256, 256) as Float64Array;
   const alpha = ds.bands.get(2).pixels.read(0, 0, 256, 256) as Float64Array;

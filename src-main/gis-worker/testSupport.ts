@@ -61,6 +61,56 @@ export function gdalCli(tool: string, args: string[]): string {
   });
 }
 
+/** A web-mercator tile address. */
+export interface TileXyz {
+  z: number;
+  x: number;
+  y: number;
+}
+
+const MERCATOR_HALF = 20037508.342789244;
+
+/**
+ * The tile holding a lon/lat at a zoom: the usual slippy-map formula, written out here rather
+ * than borrowed from the code under test.
+ */
+export function tileAt(lon: number, lat: number, z: number): TileXyz {
+  const n = 2 ** z;
+  const r = (lat * Math.PI) / 180;
+  return { z, x: Math.floor(((lon + 180) / 360) * n), y: Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * n) };
+}
+
+/** A tile's box in EPSG:3857 metres: [minX, minY, maxX, maxY]. */
+export function tileBox({ z, x, y }: TileXyz): [number, number, number, number] {
+  const size = (2 * MERCATOR_HALF) / 2 ** z;
+  return [-MERCATOR_HALF + x * size, MERCATOR_HALF - (y + 1) * size, -MERCATOR_HALF + (x + 1) * size, MERCATOR_HALF - y * size];
+}
+
+/**
+ * gdalwarp's own rendering of `file` onto a box in EPSG:3857 at a size, as the referee of drawn
+ * tiles: Float64 values, with an alpha band after the data bands marking the valid pixels.
+ */
+export function warpOntoBox(file: string, out: string, box: readonly number[], width: number, height: number, resampling: string): void {
+  gdalCli('gdalwarp', [
+    '-q',
+    '-overwrite',
+    '-t_srs',
+    'EPSG:3857',
+    '-te',
+    ...box.map(String),
+    '-ts',
+    String(width),
+    String(height),
+    '-r',
+    resampling,
+    '-ot',
+    'Float64',
+    '-dstalpha',
+    file,
+    out,
+  ]);
+}
+
 export interface OgrSummary {
   featureCount: number;
   extent: [number, number, number, number] | null;

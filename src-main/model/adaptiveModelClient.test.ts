@@ -9,11 +9,11 @@ import { beforeEach, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
 import type { AdaptiveEvent } from './adaptiveModelClient.js';
-import { memoryCapabilityStore, type CapabilityStore } from './endpointCapabilities.js';
-import { ModelError, type ModelClient, type ModelTool, type TurnRequest } from './modelClient.js';
+import type { CapabilityStore } from './endpointCapabilities.js';
+import { ModelError, type ModelTool, type TurnRequest } from './modelClient.js';
 import { createOpenAiChatClient } from './openaiChatClient.js';
 import type { RetryPolicy } from './retryPolicy.js';
-import { scriptedModelSuite } from './scriptedModelSuite.js';
+import { scriptedModelSuite, turnOf } from './scriptedModelSuite.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/model-streams');
 
@@ -29,13 +29,6 @@ const ask = (text: string, tools: ModelTool[] = [LOAD]): TurnRequest => ({
   ],
   tools,
 });
-
-async function turnOf(client: ModelClient, request: TurnRequest, signal = new AbortController().signal) {
-  const text: string[] = [];
-  const reasoning: string[] = [];
-  const turn = await client.streamTurn(request, { signal, onTextDelta: (d) => text.push(d), onReasoningDelta: (d) => reasoning.push(d) });
-  return { turn, text, reasoning };
-}
 
 const rejectsWith = (promise: Promise<unknown>, check: (e: ModelError) => void) =>
   assert.rejects(promise, (e: unknown) => {
@@ -60,9 +53,8 @@ describe('adaptive client: fallbacks and what is remembered', () => {
       sleep: async (ms) => void waits.push(ms),
     });
 
-  scriptedModelSuite((started) => (server = started), { resetEachTest: true });
+  scriptedModelSuite((started) => (server = started), { resetEachTest: true, capabilities: (fresh) => (store = fresh) });
   beforeEach(() => {
-    store = memoryCapabilityStore();
     waits = [];
     events = [];
   });
@@ -328,10 +320,7 @@ describe('adaptive client: fallbacks and what is remembered', () => {
 describe('adaptive client: reasoning in the Chat Completions shapes', () => {
   let server: ScriptedModelServer;
   let store: CapabilityStore;
-  scriptedModelSuite((started) => (server = started), { resetEachTest: true });
-  beforeEach(() => {
-    store = memoryCapabilityStore();
-  });
+  scriptedModelSuite((started) => (server = started), { resetEachTest: true, capabilities: (fresh) => (store = fresh) });
   const client = () =>
     createOpenAiChatClient({
       baseUrl: server.url,

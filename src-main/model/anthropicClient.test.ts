@@ -7,14 +7,14 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { beforeEach, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
 import { createAnthropicClient } from './anthropicClient.js';
-import { memoryCapabilityStore, type CapabilityStore } from './endpointCapabilities.js';
-import { ModelError, type ModelClient, type ModelTool, type TurnRequest } from './modelClient.js';
+import type { CapabilityStore } from './endpointCapabilities.js';
+import { ModelError, type ModelTool, type TurnRequest } from './modelClient.js';
 import { NO_RETRY } from './retryPolicy.js';
-import { scriptedModelSuite } from './scriptedModelSuite.js';
+import { scriptedModelSuite, turnOf } from './scriptedModelSuite.js';
 
 const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/model-streams');
 const present = existsSync(FIXTURES);
@@ -32,17 +32,6 @@ const ask = (text: string, tools: ModelTool[] = [WEATHER]): TurnRequest => ({
   ],
   tools,
 });
-
-async function turnOf(client: ModelClient, request: TurnRequest) {
-  const text: string[] = [];
-  const reasoning: string[] = [];
-  const turn = await client.streamTurn(request, {
-    signal: new AbortController().signal,
-    onTextDelta: (d) => text.push(d),
-    onReasoningDelta: (d) => reasoning.push(d),
-  });
-  return { turn, text, reasoning };
-}
 
 /** What a recorded stream holds, by a line split that knows nothing of the client. */
 function factsOf(file: string) {
@@ -156,10 +145,7 @@ describe('Anthropic client: recorded streams through the scripted server', { ski
 describe('Anthropic client against the scripted Messages wire', () => {
   let server: ScriptedModelServer;
   let store: CapabilityStore;
-  scriptedModelSuite((started) => (server = started), { resetEachTest: true });
-  beforeEach(() => {
-    store = memoryCapabilityStore();
-  });
+  scriptedModelSuite((started) => (server = started), { resetEachTest: true, capabilities: (fresh) => (store = fresh) });
   const client = (thinkingBudget: number | null = null) =>
     createAnthropicClient({
       baseUrl: server.url,

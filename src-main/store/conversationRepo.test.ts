@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { ProjectStore } from './projectStore.js';
 import { titleFrom, UNTITLED } from './conversationRepo.js';
+import { tempProjectStores } from './testing/tempHomes.js';
 
-const homes: string[] = [];
-after(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));
-function open(): { store: ProjectStore; home: string } {
-  const home = mkdtempSync(join(tmpdir(), 'mapwright-conv-'));
-  homes.push(home);
-  return { store: ProjectStore.openInHome(home), home };
-}
+const open = tempProjectStores('mapwright-conv-');
 /** updated_at has millisecond resolution: keep writes apart so "most recent" is unambiguous. */
 const tick = () => new Promise((r) => setTimeout(r, 5));
 

@@ -1,20 +1,13 @@
 import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { LayerInfo } from '../../src-shared/domain/layer.js';
 import { defaultVectorStyle } from '../../src-shared/style/styleModel.js';
 import { ProjectStore } from './projectStore.js';
+import { tempHomes } from './testing/tempHomes.js';
 
-const homes: string[] = [];
-function freshHome(): string {
-  const home = mkdtempSync(join(tmpdir(), 'mapwright-store-'));
-  homes.push(home);
-  return home;
-}
-after(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));
+const freshHome = tempHomes('mapwright-store-');
 
 const info: LayerInfo = {
   kind: 'vector',

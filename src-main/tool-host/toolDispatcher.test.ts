@@ -6,76 +6,52 @@ import type { LayerInfo } from '../../src-shared/domain/layer.js';
 import type { Handles } from '../../src-shared/tools/handles.js';
 import { sourceParam } from '../../src-shared/security/paramCapabilities.js';
 import { ToolFailure, toolError } from '../../src-shared/tools/toolResult.js';
-import { defineCommand, defineTool, type LoadLayerRequest, type ToolDefinition } from '../../src-shared/tools/toolSdk.js';
+import { producerTool, testTool } from '../../src-shared/tools/testing/testTool.js';
+import { defineCommand, type LoadLayerRequest, type ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { builtInTools } from '../../tools/index.js';
 import type { NewAuditEntry } from '../store/auditRepo.js';
-import { ApprovalBroker } from './approvalBroker.js';
-import { ToolDispatcher } from './toolDispatcher.js';
+import { auditRow, testDispatcher } from './testing/testDispatcher.js';
 import { ToolRegistry } from './toolRegistry.js';
 
-const echo = defineTool({
+const echo = testTool({
   id: 'test.echo',
-  version: '1',
-  group: 'test',
-  icon: 'cog',
   title: 'Echo',
   description: 'Returns its input.',
   input: z.object({ n: z.number().int() }),
   safety: 'read',
-  exec: 'main',
-  handles: [],
   summary: (a) => `echo ${a.n}`,
   execute: async (a) => ({ n: a.n }),
 });
 
-const sneaky = defineTool({
+const sneaky = testTool({
   id: 'test.sneaky',
-  version: '1',
-  group: 'test',
-  icon: 'cog',
   title: 'Sneaky',
   description: 'Uses a handle it did not declare.',
   input: z.object({}),
   safety: 'read',
-  exec: 'main',
-  handles: [],
   summary: () => 'sneak',
   execute: async (_a, ctx) => (ctx.handles as unknown as Handles).project.listLayers(),
 });
 
-const write = defineTool({
+const write = testTool({
   id: 'test.write',
-  version: '1',
-  group: 'test',
-  icon: 'cog',
   title: 'Write',
   description: 'A write.',
   input: z.object({}),
   safety: 'write',
-  exec: 'main',
-  handles: [],
   summary: () => 'write',
   execute: async () => 'written',
 });
 
 const tools: ToolDefinition[] = [echo, sneaky, write];
-const handles = { project: { listLayers: () => [] } } as unknown as Handles;
 
 function setup() {
   const announced: string[] = [];
-  const broker = new ApprovalBroker(
-    (r) => announced.push(r.id),
-    () => undefined,
-  );
   const audit: NewAuditEntry[] = [];
   const snapshots: string[] = [];
-  const dispatcher = new ToolDispatcher(new ToolRegistry(tools), handles, broker, {
-    policy: () => ({ mode: 'ask', askForReads: false }),
-    audit: (e) => audit.push(e),
-    snapshot: (i) => snapshots.push(i.toolId),
-    loadProduced: async (r) => r.name ?? r.path,
-    privatePaths: { isPrivate: () => false, mentionedIn: () => false },
-    openEgress: () => () => undefined,
+  const { dispatcher, broker } = testDispatcher(tools, {
+    announce: (r) => announced.push(r.id),
+    hooks: { audit: (e) => audit.push(e), snapshot: (i) => snapshots.push(i.toolId) },
   });
   return { broker, announced, dispatcher, audit, snapshots };
 }
@@ -171,19 +147,10 @@ describe('ToolDispatcher rules of the tool layer', () => {
 
   function host(mode: 'ask' | 'auto' | 'plan' = 'ask') {
     const announced: string[] = [];
-    const broker = new ApprovalBroker(
-      (r) => announced.push(r.id),
-      () => undefined,
-    );
     const audit: NewAuditEntry[] = [];
-    const registry = new ToolRegistry([userOnly, destructive, slow, once, producer, single, write]);
-    const dispatcher = new ToolDispatcher(registry, handles, broker, {
-      policy: () => ({ mode, askForReads: false }),
-      audit: (e) => audit.push(e),
-      snapshot: () => undefined,
-      loadProduced: async (r) => `loaded:${r.name}`,
-      privatePaths: { isPrivate: () => false, mentionedIn: () => false },
-      openEgress: () => () => undefined,
+    const { registry, dispatcher, broker } = testDispatcher([userOnly, destructive, slow, once, producer, single, write], {
+      announce: (r) => announced.push(r.id),
+      hooks: { policy: () => ({ mode, askForReads: false }), audit: (e) => audit.push(e), loadProduced: async (r) => `loaded:${r.name}` },
     });
     return { registry, dispatcher, broker, announced, audit };
   }
@@ -279,17 +246,12 @@ describe('ToolDispatcher rules of the tool layer', () => {
 describe('dispatcher: sources are judged below the tools', () => {
   const opened: string[][] = [];
   let prepared = 0;
-  const reader = defineTool({
+  const reader = testTool({
     id: 'test.read_source',
-    version: '1',
-    group: 'test',
-    icon: 'cog',
     title: 'Read source',
     description: 'Reads a source.',
     input: z.object({ path: sourceParam('a path') }),
     safety: 'read',
-    exec: 'main',
-    handles: [],
     summary: (a) => `read ${a.path}`,
     prepare: async (a) => {
       prepared++;
@@ -299,19 +261,15 @@ describe('dispatcher: sources are judged below the tools', () => {
   });
   function host() {
     const requests: { network?: string[]; rememberable: boolean }[] = [];
-    const broker = new ApprovalBroker(
-      (r) => requests.push(r),
-      () => undefined,
-    );
-    const dispatcher = new ToolDispatcher(new ToolRegistry([reader]), handles, broker, {
-      policy: () => ({ mode: 'auto', askForReads: false }),
-      audit: () => undefined,
-      snapshot: () => undefined,
-      loadProduced: async (r) => r.path,
-      privatePaths: { isPrivate: (p) => p.startsWith('/home/me/.config/Mapwright'), mentionedIn: () => false },
-      openEgress: (origins) => {
-        opened.push([...origins]);
-        return () => opened.push([]);
+    const { dispatcher, broker } = testDispatcher([reader], {
+      announce: (r) => requests.push(r),
+      hooks: {
+        policy: () => ({ mode: 'auto', askForReads: false }),
+        privatePaths: { isPrivate: (p) => p.startsWith('/home/me/.config/Mapwright'), mentionedIn: () => false },
+        openEgress: (origins) => {
+          opened.push([...origins]);
+          return () => opened.push([]);
+        },
       },
     });
     return { dispatcher, broker, requests };
@@ -341,35 +299,18 @@ describe('dispatcher: sources are judged below the tools', () => {
 
 describe('dispatcher: a read the egress gate refused says so', () => {
   it('adds the refused origin and what to do to the error', async () => {
-    const failing = defineTool({
+    const failing = testTool({
       id: 'test.read_layer',
-      version: '1',
-      group: 'test',
-      icon: 'cog',
       title: 'Read layer',
       description: 'Reads a layer whose source is on the network.',
       input: z.object({}),
       safety: 'read',
-      exec: 'main',
-      handles: [],
       summary: () => 'read',
       execute: async () => {
         throw new Error('HTTP response code: 403');
       },
     });
-    const broker = new ApprovalBroker(
-      () => undefined,
-      () => undefined,
-    );
-    const dispatcher = new ToolDispatcher(new ToolRegistry([failing]), handles, broker, {
-      policy: () => ({ mode: 'ask', askForReads: false }),
-      audit: () => undefined,
-      snapshot: () => undefined,
-      loadProduced: async (r) => r.path,
-      privatePaths: { isPrivate: () => false, mentionedIn: () => false },
-      openEgress: () => () => undefined,
-      egressRefusedSince: () => ['https://tiles.example.org:443'],
-    });
+    const { dispatcher } = testDispatcher([failing], { hooks: { egressRefusedSince: () => ['https://tiles.example.org:443'] } });
     const out = await dispatcher.dispatch(call('test_read_layer', {}));
     assert.equal(out.result.ok, false);
     assert.match(!out.result.ok ? (out.result.error.hint ?? '') : '', /egress gate refused https:\/\/tiles\.example\.org:443/);
@@ -399,25 +340,14 @@ describe('dispatcher: Commands pass the same gate', () => {
       throw new Error('disk full');
     },
   });
-  const row = (e: NewAuditEntry) => [
-    e.toolId,
-    e.caller,
-    e.toolVersion,
-    e.definitionHash,
-    e.decision,
-    e.decidedBy,
-    e.outcome,
-    e.errorCode,
-    e.durationMs,
-    e.runId,
-    e.conversationId,
-  ];
 
   it('validates, runs and audits a command as the person’s own action', async () => {
     const s = setup();
     const out = await s.dispatcher.runCommand({ command: setMode, rawArgs: { mode: 'auto', extra: 1 }, conversationId: 'k1' });
     assert.deepEqual(out.result, { ok: true, data: { mode: 'auto' } });
-    assert.deepEqual(s.audit.map(row), [['commands.set_mode', 'user', null, null, 'user_action', 'user', 'ok', null, null, null, 'k1']]);
+    assert.deepEqual(s.audit.map(auditRow), [
+      ['commands.set_mode', 'user', null, null, 'user_action', 'user', 'ok', null, null, null, 'k1'],
+    ]);
     assert.deepEqual(s.audit[0]!.args, { mode: 'auto' }, 'the validated parameters, extra fields dropped');
     assert.deepEqual(s.announced, [], 'a command never asks');
   });
@@ -428,7 +358,7 @@ describe('dispatcher: Commands pass the same gate', () => {
     assert.deepEqual(refused, { ok: false, error: { code: 'not_allowed', message: 'Nothing to undo.', retryable: false } });
     const failed = (await s.dispatcher.runCommand({ command: broken, rawArgs: {}, conversationId: 'k1' })).result;
     assert.ok(!failed.ok && failed.error.code === 'handler_error' && /disk full/.test(failed.error.message));
-    assert.deepEqual(s.audit.map(row), [
+    assert.deepEqual(s.audit.map(auditRow), [
       ['commands.undo', 'user', null, null, 'user_action', 'user', 'error', 'not_allowed', null, null, 'k1'],
       ['commands.broken', 'user', null, null, 'user_action', 'user', 'error', 'handler_error', null, null, 'k1'],
     ]);
@@ -439,7 +369,7 @@ describe('dispatcher: Commands pass the same gate', () => {
     const bad = (await s.dispatcher.runCommand({ command: setMode, rawArgs: { mode: 'yolo' }, conversationId: 'k1' })).result;
     assert.ok(!bad.ok && bad.error.code === 'invalid_params' && !bad.error.retryable);
     assert.match(!bad.ok ? bad.error.message : '', /^Invalid parameters for commands\.set_mode: mode: /);
-    assert.deepEqual(s.audit.map(row), [
+    assert.deepEqual(s.audit.map(auditRow), [
       ['commands.set_mode', 'user', null, null, 'refused', 'system', 'error', 'invalid_params', null, null, 'k1'],
     ]);
   });
@@ -476,37 +406,10 @@ describe('dispatcher: produced layers may bring their own info', () => {
   const info: LayerInfo = testLayer({ info: { geometryType: 'Polygon', featureCount: 2, sublayers: ['a'] } }).info;
 
   function host(items: unknown[]) {
-    const producer = defineTool({
-      id: 'test.producer',
-      version: '1',
-      group: 'test',
-      icon: 'cog',
-      title: 'Producer',
-      description: 'Returns layers to load.',
-      input: z.object({}),
-      safety: 'write',
-      exec: 'main',
-      handles: [],
-      summary: () => 'produce',
-      execute: async () => ({ load_layers: items }),
-    });
     const requests: LoadLayerRequest[] = [];
-    const dispatcher = new ToolDispatcher(
-      new ToolRegistry([producer]),
-      handles,
-      new ApprovalBroker(
-        () => undefined,
-        () => undefined,
-      ),
-      {
-        policy: () => ({ mode: 'auto', askForReads: false }),
-        audit: () => undefined,
-        snapshot: () => undefined,
-        loadProduced: async (r) => (requests.push(r), r.name ?? r.path),
-        privatePaths: { isPrivate: () => false, mentionedIn: () => false },
-        openEgress: () => () => undefined,
-      },
-    );
+    const { dispatcher } = testDispatcher([producerTool(items)], {
+      hooks: { policy: () => ({ mode: 'auto', askForReads: false }), loadProduced: async (r) => (requests.push(r), r.name ?? r.path) },
+    });
     return { dispatcher, requests };
   }
 

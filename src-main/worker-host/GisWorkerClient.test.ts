@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { testLayer } from '../../src-shared/domain/testing/testLayer.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GisWorkerClient, WorkerCrashedError, WorkerRequestError } from './GisWorkerClient.js';
+import { GisWorkerClient, type GisWorkerClientOptions, WorkerCrashedError, WorkerRequestError } from './GisWorkerClient.js';
 import type { WorkerChannel, WorkerLauncher } from './launcher.js';
 
 /** A scripted stand-in for the worker process, so every protocol path can be driven exactly. */
@@ -39,16 +39,24 @@ class FakeChannel implements WorkerChannel {
   }
 }
 
-function fakes(): { launch: WorkerLauncher; channels: FakeChannel[] } {
+/** A client whose every launch is a fresh FakeChannel, listed in launch order. */
+function scripted(options?: GisWorkerClientOptions): { client: GisWorkerClient; channels: FakeChannel[] } {
   const channels: FakeChannel[] = [];
-  return {
-    channels,
-    launch: () => {
-      const ch = new FakeChannel(1000 + channels.length);
-      channels.push(ch);
-      return ch;
-    },
+  const launch: WorkerLauncher = () => {
+    const ch = new FakeChannel(1000 + channels.length);
+    channels.push(ch);
+    return ch;
   };
+  return { client: new GisWorkerClient(launch, options), channels };
+}
+
+/** Asserts `request` rejects with an instance of `type` whose fields equal `fields`. */
+async function rejectsAs(request: Promise<unknown>, type: abstract new (...args: never[]) => Error, fields: Record<string, unknown>) {
+  await assert.rejects(request, (err: unknown) => {
+    assert.ok(err instanceof type, String(err));
+    for (const [key, value] of Object.entries(fields)) assert.equal((err as unknown as Record<string, unknown>)[key], value, key);
+    return true;
+  });
 }
 
 const ready = (ch: FakeChannel): void => ch.emit({ type: 'ready', gdalVersion: '3.6.2' });
@@ -59,8 +67,7 @@ const layerInfo = testLayer({ info: { geometryType: 'Point', featureCount: 1, su
 
 describe('GisWorkerClient (scripted worker)', () => {
   test('starts lazily, holds requests until ready, forwards progress, resolves results', async () => {
-    const { launch, channels } = fakes();
-    const client = new GisWorkerClient(launch);
+    const { client, channels } = scripted();
     assert.equal(channels.length, 0, 'no process before the first request');
     const progress: [number, string][] = [];
     const p = client.call('layers.describe', describeArgs, { onProgress: (f, m) => progress.push([f, m]) });
@@ -77,8 +84,7 @@ describe('GisWorkerClient (scripted worker)', () => {
   });
 
   test('tile bytes arrive as Uint8Array; null means nothing to draw', async () => {
-    const { launch, channels } = fakes();
-    const client = new GisWorkerClient(launch);
+    const { client, channels } = scripted();
     const a = client.call('display.raster_tile', tileArgs);
     const b = client.call('display.raster_tile', tileArgs);
     ready(channels[0]!);
@@ -91,23 +97,16 @@ describe('GisWorkerClient (scripted worker)', () => {
   });
 
   test('worker errors carry their code', async () => {
-    const { launch, channels } = fakes();
-    const client = new GisWorkerClient(launch);
+    const { client, channels } = scripted();
     const p = client.call('layers.describe', describeArgs);
     ready(channels[0]!);
     channels[0]!.emit({ type: 'error', id: channels[0]!.requests()[0]!.id, code: 'bad_input', message: 'File not found: /data/a.gpkg' });
-    await assert.rejects(p, (err: unknown) => {
-      assert.ok(err instanceof WorkerRequestError);
-      assert.equal(err.code, 'bad_input');
-      assert.equal(err.message, 'File not found: /data/a.gpkg');
-      return true;
-    });
+    await rejectsAs(p, WorkerRequestError, { code: 'bad_input', message: 'File not found: /data/a.gpkg' });
     client.dispose();
   });
 
   test('malformed replies fail that request, not main; garbage without an id is ignored', async () => {
-    const { launch, channels } = fakes();
-    const client = new GisWorkerClient(launch);
+    const { client, channels } = scripted();
     const bad = client.call('layers.describe', describeArgs);
     const wrongShape = client.call('layers.describe', describeArgs);
     const wrongTile = client.call('display.raster_tile', tileArgs);
@@ -135,17 +134,12 @@ describe('GisWorkerClient (scripted worker)', () => {
   });
 
   test('a crash rejects every pending request with WorkerCrashedError and restarts the worker', async () => {
-    const { launch, channels } = fakes();
-    const client = new GisWorkerClient(launch);
+    const { client, channels } = scripted();
     const a = client.call('layers.describe', describeArgs);
     const b = client.call('display.raster_tile', tileArgs);
     ready(channels[0]!);
     channels[0]!.exit(139);
-    await assert.rejects(a, (err: unknown) => {
-      assert.ok(err instanceof WorkerCrashedError);
-      assert.equal(err.message, 'The GIS worker stopped while reading /data/a.gpkg; it has been restarted');
-      return true;
-    });
+    await rejectsAs(a, WorkerCrashedError, { message: 'The GIS worker stopped while reading /data/a.gpkg; it has been restarted' });
     await assert.rejects(b, /stopped while drawing tile 3\/1\/2 of \/data\/dem\.tif/);
     assert.equal(channels.length, 2, 'a fresh worker was started');
     const c = client.call('layers.describe', describeArgs);
@@ -156,8 +150,7 @@ describe('GisWorkerClient (scripted worker)', () => {
   });
 
   test('a worker that dies before ready is not restarted in a loop', async () => {
-    const { launch, channels } = fakes();
-    const client = new GisWorkerClient(launch);
+    const { client, channels } = scripted();
     const p = client.call('layers.describe', describeArgs);
     channels[0]!.exit(1);
     await assert.rejects(p, (err: unknown) => err instanceof WorkerCrashedError && /failed to start/.test(err.message));
@@ -170,8 +163,7 @@ describe('GisWorkerClient (scripted worker)', () => {
   });
 
   test('a worker that never says ready times out', async () => {
-    const { launch, channels } = fakes();
-    const client = new GisWorkerClient(launch, { startTimeoutMs: 30 });
+    const { client, channels } = scripted({ startTimeoutMs: 30 });
     await assert.rejects(
       client.call('layers.describe', describeArgs),
       (err: unknown) => err instanceof WorkerCrashedError && /did not become ready within 30 ms/.test(err.message),
@@ -181,8 +173,7 @@ describe('GisWorkerClient (scripted worker)', () => {
   });
 
   test('abort rejects at once; a worker that answers the cancel is kept', async () => {
-    const { launch, channels } = fakes();
-    const client = new GisWorkerClient(launch, { cancelGraceMs: 50 });
+    const { client, channels } = scripted({ cancelGraceMs: 50 });
     const ch = (client.call('layers.describe', describeArgs).catch(() => undefined), channels[0]!);
     ready(ch);
     const ac = new AbortController();
@@ -201,8 +192,7 @@ describe('GisWorkerClient (scripted worker)', () => {
   });
 
   test('a worker stuck in a cancelled call is killed; its other requests move to a new worker', async () => {
-    const { launch, channels } = fakes();
-    const client = new GisWorkerClient(launch, { cancelGraceMs: 50 });
+    const { client, channels } = scripted({ cancelGraceMs: 50 });
     const ac = new AbortController();
     const stuck = client.call('layers.describe', describeArgs, { signal: ac.signal });
     const bystander = client.call('display.raster_tile', tileArgs);
@@ -226,8 +216,7 @@ describe('GisWorkerClient (scripted worker)', () => {
   });
 
   test('abort before the worker is ready: never sent, nothing to cancel', async () => {
-    const { launch, channels } = fakes();
-    const client = new GisWorkerClient(launch);
+    const { client, channels } = scripted();
     const ac = new AbortController();
     const p = client.call('layers.describe', describeArgs, { signal: ac.signal });
     ac.abort(new Error('stop'));
@@ -242,8 +231,7 @@ describe('GisWorkerClient (scripted worker)', () => {
   });
 
   test('dispose kills the worker and refuses new work', async () => {
-    const { launch, channels } = fakes();
-    const client = new GisWorkerClient(launch);
+    const { client, channels } = scripted();
     const p = client.call('layers.describe', describeArgs);
     ready(channels[0]!);
     client.dispose();
@@ -255,8 +243,7 @@ describe('GisWorkerClient (scripted worker)', () => {
   });
 
   test('an invalid request is refused before it reaches the worker', async () => {
-    const { launch, channels } = fakes();
-    const client = new GisWorkerClient(launch);
+    const { client, channels } = scripted();
     await assert.rejects(client.call('display.raster_tile', { ...tileArgs, z: -1 }), WorkerRequestError);
     assert.equal(channels.length, 0);
     client.dispose();

@@ -1,50 +1,37 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ApprovalRequest, ChatMessage } from '../../src-shared/domain/chat.js';
+import type { ApprovalRequest } from '../../src-shared/domain/chat.js';
 import { createAppStore } from './appStore.js';
 import { selectLayersTopFirst } from './slices/layersSlice.js';
-
-const msg = (id: string, seq: number, text = id, role: ChatMessage['role'] = 'assistant'): ChatMessage => ({
-  id,
-  conversationId: 'c1',
-  seq,
-  role,
-  text,
-  createdAt: '2025-01-01T00:00:00Z',
-});
-
-const texts = (store: ReturnType<typeof createAppStore>) => {
-  const s = store.getState();
-  return s.messageIds.map((id) => s.messagesById[id]!.text);
-};
+import { messageTexts, testMessage } from './testing/chatFixtures.js';
 
 describe('chat slice', () => {
   it('keeps messages in seq order whatever order they arrive in', () => {
     const store = createAppStore();
-    store.getState().upsertMessage(msg('b', 2));
-    store.getState().upsertMessage(msg('a', 1));
-    store.getState().upsertMessage(msg('c', 3));
-    assert.deepEqual(texts(store), ['a', 'b', 'c']);
+    store.getState().upsertMessage(testMessage('b', 2));
+    store.getState().upsertMessage(testMessage('a', 1));
+    store.getState().upsertMessage(testMessage('c', 3));
+    assert.deepEqual(messageTexts(store), ['a', 'b', 'c']);
   });
 
   it('streams deltas into a placeholder, then main’s copy replaces it', () => {
     const store = createAppStore();
-    store.getState().setMessages([msg('u1', 1, 'hi', 'user')]);
+    store.getState().setMessages([testMessage('u1', 1, 'hi', 'user')]);
     store.getState().appendDelta('m2', 'Hel');
     store.getState().appendDelta('m2', 'lo');
     const placeholder = store.getState().messagesById['m2']!;
     assert.equal(placeholder.role, 'assistant');
-    assert.deepEqual(texts(store), ['hi', 'Hello']);
-    store.getState().upsertMessage(msg('m2', 2, 'Hello there'));
-    assert.deepEqual(texts(store), ['hi', 'Hello there']);
+    assert.deepEqual(messageTexts(store), ['hi', 'Hello']);
+    store.getState().upsertMessage(testMessage('m2', 2, 'Hello there'));
+    assert.deepEqual(messageTexts(store), ['hi', 'Hello there']);
     assert.equal(store.getState().messageIds.length, 2);
   });
 
   it('appends deltas to a known message', () => {
     const store = createAppStore();
-    store.getState().upsertMessage(msg('m', 1, ''));
+    store.getState().upsertMessage(testMessage('m', 1, ''));
     store.getState().appendDelta('m', 'abc');
-    assert.deepEqual(texts(store), ['abc']);
+    assert.deepEqual(messageTexts(store), ['abc']);
   });
 });
 

@@ -1,19 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ChatMessage } from '../../src-shared/domain/chat.js';
 import type { AuditEntryView } from '../../src-shared/domain/toolLayer.js';
 import { createAppStore } from './appStore.js';
 import { selectPlanTargetId } from './slices/policySlice.js';
 import { progressPercent, selectCallProgress, selectLatestProgress } from './slices/progressSlice.js';
-
-const msg = (id: string, seq: number, role: ChatMessage['role'], text = id): ChatMessage => ({
-  id,
-  conversationId: 'c1',
-  seq,
-  role,
-  text,
-  createdAt: '2025-01-01T00:00:00Z',
-});
+import { testMessage } from './testing/chatFixtures.js';
 
 const audit = (id: number, toolId: string): AuditEntryView => ({
   id,
@@ -78,14 +69,20 @@ describe('policy slice', () => {
 
   it('offers "Run this plan" on the latest answer, in Plan mode, once the run is idle', () => {
     const store = createAppStore();
-    store.getState().setMessages([msg('u1', 1, 'user'), msg('a1', 2, 'assistant', 'Plan: 1. buffer 2. clip'), msg('t1', 3, 'notice')]);
+    store
+      .getState()
+      .setMessages([
+        testMessage('u1', 1, 'u1', 'user'),
+        testMessage('a1', 2, 'Plan: 1. buffer 2. clip'),
+        testMessage('t1', 3, 't1', 'notice'),
+      ]);
     assert.equal(selectPlanTargetId(store.getState()), null, 'Ask mode');
     store.getState().setPolicy({ mode: 'plan', askForReads: false, grants: [] });
     assert.equal(selectPlanTargetId(store.getState()), 'a1');
     store.getState().setRun({ runId: 'r', status: 'running' });
     assert.equal(selectPlanTargetId(store.getState()), null, 'run live');
     store.getState().setRun({ runId: null, status: 'idle' });
-    store.getState().upsertMessage(msg('u2', 4, 'user'));
+    store.getState().upsertMessage(testMessage('u2', 4, 'u2', 'user'));
     assert.equal(selectPlanTargetId(store.getState()), null, 'not yet answered');
   });
 });

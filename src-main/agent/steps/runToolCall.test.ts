@@ -2,27 +2,16 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { z } from 'zod';
 import type { ChatMessage } from '../../../src-shared/domain/chat.js';
-import type { Handles } from '../../../src-shared/tools/handles.js';
-import { defineTool } from '../../../src-shared/tools/toolSdk.js';
+import { testTool } from '../../../src-shared/tools/testing/testTool.js';
 import type { MessageDraft } from '../../store/conversationRepo.js';
 import type { NewAuditEntry } from '../../store/auditRepo.js';
-import { ApprovalBroker } from '../../tool-host/approvalBroker.js';
-import { ToolDispatcher } from '../../tool-host/toolDispatcher.js';
-import { ToolRegistry } from '../../tool-host/toolRegistry.js';
+import { testDispatcher } from '../../tool-host/testing/testDispatcher.js';
 import type { RunContext } from '../runContext.js';
 import { CallGuards } from './callGuards.js';
 import { runToolCall } from './runToolCall.js';
 
-const base = {
-  version: '1',
-  group: 'test',
-  icon: 'cog',
-  description: 'Returns a layer.',
-  safety: 'read',
-  exec: 'main',
-  handles: [],
-} as const;
-const announcing = defineTool({
+const base = { description: 'Returns a layer.', safety: 'read' } as const;
+const announcing = testTool({
   ...base,
   id: 'test.announcing',
   title: 'Announcing',
@@ -31,7 +20,7 @@ const announcing = defineTool({
   execute: async (a) => ({ layer: { name: a.name } }),
   notice: (data) => `Added ${(data as { layer: { name: string } }).layer.name}`,
 });
-const quiet = defineTool({
+const quiet = testTool({
   ...base,
   id: 'test.quiet',
   title: 'Quiet',
@@ -42,22 +31,7 @@ const quiet = defineTool({
 
 function harness() {
   const audit: NewAuditEntry[] = [];
-  const dispatcher = new ToolDispatcher(
-    new ToolRegistry([announcing, quiet]),
-    {} as Handles,
-    new ApprovalBroker(
-      () => undefined,
-      () => undefined,
-    ),
-    {
-      policy: () => ({ mode: 'ask', askForReads: false }),
-      audit: (e) => audit.push(e),
-      snapshot: () => undefined,
-      loadProduced: async (r) => r.name ?? r.path,
-      privatePaths: { isPrivate: () => false, mentionedIn: () => false },
-      openEgress: () => () => undefined,
-    },
-  );
+  const { dispatcher } = testDispatcher([announcing, quiet], { hooks: { audit: (e) => audit.push(e) } });
   const saved = new Map<string, MessageDraft>();
   const ctx: RunContext = {
     runId: 'r1',

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { formatSource } from '../../../src-shared/domain/source.js';
 import type { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
 import type { AlgorithmOutput } from '../protocol.js';
-import { gdalCli } from '../testSupport.js';
+import { gdalCli, type TempDir, workerSuite } from '../testSupport.js';
 
 export interface RunOptions {
   onProgress?: (fraction: number, message: string) => void;
@@ -40,6 +40,43 @@ export function runIntoGpkg(
     file,
     layer: name,
   }));
+}
+
+export interface AlgorithmSuite {
+  tmp: TempDir;
+  /** A path in the suite's temp folder. */
+  out(name: string): string;
+  /** The worker client, once the suite's `before` hook has started it. */
+  worker(): GisWorkerClient;
+  /** `runAlgorithm` on the suite's worker. */
+  run(algorithm: string, params: Record<string, unknown>, output: string, opts?: RunOptions): Promise<AlgorithmOutput>;
+  /** `runIntoGpkg` on the suite's worker, into its temp folder. */
+  runGpkg(
+    algorithm: string,
+    params: Record<string, unknown>,
+    name?: string,
+    opts?: RunOptions,
+  ): Promise<AlgorithmOutput & { file: string; layer: string }>;
+}
+
+/**
+ * The setup of a describe block of algorithm tests: `workerSuite`'s real worker and temp folder,
+ * with the runners bound to them.
+ */
+export function algorithmSuite(prefix?: string): AlgorithmSuite {
+  let client: GisWorkerClient | undefined;
+  const { tmp, out } = workerSuite((started) => (client = started), prefix);
+  const worker = (): GisWorkerClient => {
+    if (!client) throw new Error('the worker starts in the suite’s before hook');
+    return client;
+  };
+  return {
+    tmp,
+    out,
+    worker,
+    run: (algorithm, params, output, opts) => runAlgorithm(worker(), algorithm, params, output, opts),
+    runGpkg: (algorithm, params, name, opts) => runIntoGpkg(worker(), tmp.dir, algorithm, params, name, opts),
+  };
 }
 
 export type Row = Record<string, string | null>;

@@ -6,20 +6,18 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import type { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
-import { E2E_FIXTURES, fixture, gdalCli, skipReason, workerSuite } from '../testSupport.js';
-import { featureCountOf, ogrNumber, ogrRows, ogrSo, relClose, runIntoGpkg } from './algorithmTestKit.js';
+import { E2E_FIXTURES, fixture, gdalCli, skipReason } from '../testSupport.js';
+import { algorithmSuite, featureCountOf, ogrNumber, ogrRows, ogrSo, relClose } from './algorithmTestKit.js';
 
 const WORLD = path.join(E2E_FIXTURES, 'world.gpkg');
 const WB = path.join(E2E_FIXTURES, 'worldbank_df.csv');
 
 describe('attribute algorithms in the worker', { skip: skipReason }, () => {
-  let client: GisWorkerClient;
-  const { tmp } = workerSuite((started) => (client = started));
+  const { tmp, runGpkg } = algorithmSuite();
 
   test('select by attribute: the same rows as ogr2ogr -dialect SQLite -sql', async () => {
     const where = "continent = 'Africa' AND pop > 5e7";
-    const r = await runIntoGpkg(client, tmp.dir, 'select_by_attribute', { input: WORLD, where: "CONTINENT = 'Africa' and POP > 5e7" });
+    const r = await runGpkg('select_by_attribute', { input: WORLD, where: "CONTINENT = 'Africa' and POP > 5e7" });
     const cli = path.join(tmp.dir, 'cli_select.gpkg');
     gdalCli('ogr2ogr', ['-f', 'GPKG', cli, WORLD, '-dialect', 'SQLite', '-sql', `SELECT * FROM world WHERE ${where}`, '-nln', 'cli']);
     assert.equal(r.featureCount, featureCountOf(cli, 'cli'));
@@ -31,7 +29,7 @@ describe('attribute algorithms in the worker', { skip: skipReason }, () => {
   });
 
   test('select by attribute on a plain table (the World Bank CSV, NA read as empty)', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'select_by_attribute', { input: WB, where: 'HDI > 0.9' }, 'hdi');
+    const r = await runGpkg('select_by_attribute', { input: WB, where: 'HDI > 0.9' }, 'hdi');
     const referee = ogrNumber(WB, "SELECT COUNT(*) FROM worldbank_df WHERE HDI <> 'NA' AND CAST(HDI AS REAL) > 0.9");
     assert.equal(r.featureCount, referee);
     assert.match(ogrSo(r.file, 'hdi'), /Geometry: None/);
@@ -39,13 +37,13 @@ describe('attribute algorithms in the worker', { skip: skipReason }, () => {
 
   test('select by attribute names the real fields when one is misspelt', async () => {
     await assert.rejects(
-      runIntoGpkg(client, tmp.dir, 'select_by_attribute', { input: WORLD, where: 'population > 1e8' }, 'bad_select'),
+      runGpkg('select_by_attribute', { input: WORLD, where: 'population > 1e8' }, 'bad_select'),
       /'where': no field 'population'; fields: iso_a2, name_long, continent/,
     );
   });
 
   test('field calculator: numbers, text from CASE, replacing a field, on a layer and a table', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'field_calculator', {
+    const r = await runGpkg('field_calculator', {
       input: WORLD,
       field_name: 'pop_m',
       expression: 'round(pop / 1e6, 1)',
@@ -55,9 +53,7 @@ describe('attribute algorithms in the worker', { skip: skipReason }, () => {
     assert.match(ogrSo(r.file, r.layer), /pop_m: Real/);
     assert.equal(r.featureCount, 177);
 
-    const text = await runIntoGpkg(
-      client,
-      tmp.dir,
+    const text = await runGpkg(
       'field_calculator',
       {
         input: WORLD,
@@ -77,9 +73,7 @@ describe('attribute algorithms in the worker', { skip: skipReason }, () => {
       'countries without lifeExp are reported',
     );
 
-    const replaced = await runIntoGpkg(
-      client,
-      tmp.dir,
+    const replaced = await runGpkg(
       'field_calculator',
       { input: WORLD, field_name: 'POP', field_type: 'integer', expression: 'pop / 1000' },
       'pop_k',
@@ -87,25 +81,13 @@ describe('attribute algorithms in the worker', { skip: skipReason }, () => {
     assert.ok(replaced.notes.some((n) => /replaced/.test(n)));
     assert.equal(ogrNumber(replaced.file, "SELECT POP FROM pop_k WHERE iso_a2 = 'CN'"), Math.trunc(china / 1000));
 
-    const table = await runIntoGpkg(
-      client,
-      tmp.dir,
-      'field_calculator',
-      { input: WB, field_name: 'urban_k', expression: 'urban_pop / 1000.0' },
-      'wb_calc',
-    );
+    const table = await runGpkg('field_calculator', { input: WB, field_name: 'urban_k', expression: 'urban_pop / 1000.0' }, 'wb_calc');
     const angola = ogrRows(WB, "SELECT urban_pop FROM worldbank_df WHERE iso_a2 = 'AO'")[0]!.urban_pop!;
     assert.ok(relClose(ogrNumber(table.file, "SELECT urban_k FROM wb_calc WHERE iso_a2 = 'AO'"), Number(angola) / 1000, 1e-12));
   });
 
   test('field calculator warns that ST_Area on a degree layer is in degrees', async () => {
-    const r = await runIntoGpkg(
-      client,
-      tmp.dir,
-      'field_calculator',
-      { input: WORLD, field_name: 'deg2', expression: 'ST_Area(geom)' },
-      'deg',
-    );
+    const r = await runGpkg('field_calculator', { input: WORLD, field_name: 'deg2', expression: 'ST_Area(geom)' }, 'deg');
     assert.ok(
       r.notes.some((n) => /degree units.*area_length/.test(n)),
       r.notes.join('; '),
@@ -113,7 +95,7 @@ describe('attribute algorithms in the worker', { skip: skipReason }, () => {
   });
 
   test('aggregate by continent: a table of sums, means and maxima equal to GROUP BY in ogrinfo', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'aggregate', {
+    const r = await runGpkg('aggregate', {
       input: WORLD,
       group_by: ['continent'],
       fields: ['pop', 'lifeExp'],
@@ -135,9 +117,7 @@ describe('attribute algorithms in the worker', { skip: skipReason }, () => {
       assert.ok(row.lifeExp_max === t.x || relClose(Number(row.lifeExp_max), Number(t.x), 1e-12));
     });
 
-    const dissolved = await runIntoGpkg(
-      client,
-      tmp.dir,
+    const dissolved = await runGpkg(
       'aggregate',
       { input: WORLD, group_by: ['continent'], fields: ['pop'], statistics: ['sum'], geometry: 'dissolve' },
       'agg_geom',
@@ -148,12 +128,12 @@ describe('attribute algorithms in the worker', { skip: skipReason }, () => {
 
   test('Stop: a cancelled run is rejected and the worker goes on serving', async () => {
     const controller = new AbortController();
-    const run = runIntoGpkg(client, tmp.dir, 'union', { input: fixture('nc.gpkg'), overlay: fixture('countries.fgb') }, 'stopped', {
+    const run = runGpkg('union', { input: fixture('nc.gpkg'), overlay: fixture('countries.fgb') }, 'stopped', {
       signal: controller.signal,
       onProgress: () => controller.abort(),
     });
     await assert.rejects(run);
-    const after = await runIntoGpkg(client, tmp.dir, 'select_by_attribute', { input: WORLD, where: "iso_a2 = 'FR'" }, 'after_stop');
+    const after = await runGpkg('select_by_attribute', { input: WORLD, where: "iso_a2 = 'FR'" }, 'after_stop');
     assert.equal(after.featureCount, 1);
   });
 });

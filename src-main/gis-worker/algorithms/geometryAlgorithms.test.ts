@@ -7,10 +7,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import type { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
 import { WorkerRequestError } from '../../worker-host/GisWorkerClient.js';
-import { E2E_FIXTURES, fixture, gdalCli, skipReason, workerSuite } from '../testSupport.js';
-import { featureCountOf, ogrNumber, ogrRows, ogrSo, relClose, runIntoGpkg } from './algorithmTestKit.js';
+import { E2E_FIXTURES, fixture, gdalCli, skipReason } from '../testSupport.js';
+import { algorithmSuite, featureCountOf, ogrNumber, ogrRows, ogrSo, relClose } from './algorithmTestKit.js';
 
 const NC = fixture('nc.gpkg');
 const WORLD = path.join(E2E_FIXTURES, 'world.gpkg');
@@ -19,11 +18,10 @@ const area6933 = (file: string, table: string, where = '1', geom = 'geom'): numb
   ogrNumber(file, `SELECT SUM(ST_Area(ST_Transform(${geom}, 6933))) / 1e6 FROM "${table}" WHERE ${where}`);
 
 describe('geometry algorithms in the worker', { skip: skipReason }, () => {
-  let client: GisWorkerClient;
-  const { tmp } = workerSuite((started) => (client = started));
+  const { tmp, runGpkg } = algorithmSuite();
 
   test('dissolve by continent: one feature per continent, member counts and areas kept', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'dissolve', { input: WORLD, by: ['CONTINENT'] });
+    const r = await runGpkg('dissolve', { input: WORLD, by: ['CONTINENT'] });
     assert.equal(r.featureCount, ogrNumber(WORLD, 'SELECT COUNT(DISTINCT continent) FROM world'));
     const africa = ogrRows(r.file, "SELECT continent, feature_count FROM dissolve WHERE continent = 'Africa'")[0]!;
     assert.equal(Number(africa.feature_count), ogrNumber(WORLD, "SELECT COUNT(*) FROM world WHERE continent = 'Africa'"));
@@ -36,14 +34,14 @@ describe('geometry algorithms in the worker', { skip: skipReason }, () => {
   });
 
   test('dissolve everything: the 100 counties become one North Carolina', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'dissolve', { input: NC }, 'nc_all');
+    const r = await runGpkg('dissolve', { input: NC }, 'nc_all');
     assert.equal(r.featureCount, 1);
     assert.equal(ogrNumber(r.file, 'SELECT feature_count FROM nc_all'), 100);
     assert.ok(relClose(area6933(r.file, 'nc_all'), area6933(NC, 'nc.gpkg'), 1e-6));
   });
 
   test('centroids: one point per county, at the centroid GDAL computes, inside the county', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'centroids', { input: NC });
+    const r = await runGpkg('centroids', { input: NC });
     assert.equal(r.featureCount, 100);
     assert.match(ogrSo(r.file, 'centroids'), /Geometry: Point[\s\S]*NAD27/);
     const ours = ogrRows(r.file, "SELECT ST_X(geom) AS x, ST_Y(geom) AS y FROM centroids WHERE NAME = 'Mecklenburg'")[0]!;
@@ -57,7 +55,7 @@ describe('geometry algorithms in the worker', { skip: skipReason }, () => {
   });
 
   test('centroids inside: a shapefile without .prj and with a NULL geometry', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'centroids', { input: fixture('trin_inca_pl03.shp'), inside: true }, 'trin_pts');
+    const r = await runGpkg('centroids', { input: fixture('trin_inca_pl03.shp'), inside: true }, 'trin_pts');
     const withGeometry = ogrNumber(fixture('trin_inca_pl03.shp'), 'SELECT COUNT(*) FROM trin_inca_pl03 WHERE GEOMETRY IS NOT NULL');
     assert.equal(r.featureCount, withGeometry);
     assert.ok(
@@ -67,7 +65,7 @@ describe('geometry algorithms in the worker', { skip: skipReason }, () => {
   });
 
   test('simplify: GDAL’s own topology-preserving simplification in metres, CRS kept', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'simplify', { input: SCOT, tolerance: 1000 });
+    const r = await runGpkg('simplify', { input: SCOT, tolerance: 1000 });
     assert.equal(r.featureCount, 56);
     const cli = path.join(tmp.dir, 'cli_simplify.gpkg');
     gdalCli('ogr2ogr', ['-f', 'GPKG', cli, SCOT, '-simplify', '1000', '-nln', 'cli']);
@@ -79,13 +77,13 @@ describe('geometry algorithms in the worker', { skip: skipReason }, () => {
 
   test('simplify refuses a layer in degrees', async () => {
     await assert.rejects(
-      runIntoGpkg(client, tmp.dir, 'simplify', { input: fixture('countries.fgb'), tolerance: 0.1 }, 'bad_simplify'),
+      runGpkg('simplify', { input: fixture('countries.fgb'), tolerance: 0.1 }, 'bad_simplify'),
       (err: unknown) => err instanceof WorkerRequestError && err.code === 'bad_input' && /degrees/.test(err.message),
     );
   });
 
   test('convert format: GeoJSON (WGS 84), Shapefile, FlatGeobuf and CSV, written beside the chosen path', async () => {
-    const gj = await runIntoGpkg(client, tmp.dir, 'convert_format', { input: NC, format: 'geojson' }, 'nc_json');
+    const gj = await runGpkg('convert_format', { input: NC, format: 'geojson' }, 'nc_json');
     assert.equal(gj.output, path.join(tmp.dir, 'nc_json.geojson'));
     assert.equal(featureCountOf(gj.output, 'nc_json'), 100);
     assert.match(ogrSo(gj.output, 'nc_json'), /GEOGCRS\["WGS 84"/);
@@ -94,33 +92,33 @@ describe('geometry algorithms in the worker', { skip: skipReason }, () => {
       ogrRows(file, `SELECT BIR74 FROM "${layer}" WHERE NAME = 'Ashe'`)[0]!.BIR74!;
     assert.equal(Number(bir(gj.output, 'nc_json')), Number(bir(NC, 'nc.gpkg')));
 
-    const shp = await runIntoGpkg(client, tmp.dir, 'convert_format', { input: NC, format: 'shapefile' }, 'nc_shp');
+    const shp = await runGpkg('convert_format', { input: NC, format: 'shapefile' }, 'nc_shp');
     assert.equal(shp.output, path.join(tmp.dir, 'nc_shp.shp'));
     assert.ok(existsSync(path.join(tmp.dir, 'nc_shp.prj')) && existsSync(path.join(tmp.dir, 'nc_shp.dbf')));
     assert.equal(featureCountOf(shp.output, 'nc_shp'), 100);
     assert.match(ogrSo(shp.output, 'nc_shp'), /NAD27/);
 
-    const fgb = await runIntoGpkg(client, tmp.dir, 'convert_format', { input: NC, format: 'flatgeobuf' }, 'nc_fgb');
+    const fgb = await runGpkg('convert_format', { input: NC, format: 'flatgeobuf' }, 'nc_fgb');
     assert.equal(featureCountOf(fgb.output, 'nc_fgb'), 100);
     assert.ok(relClose(area6933(fgb.output, 'nc_fgb', '1', 'GEOMETRY'), area6933(NC, 'nc.gpkg'), 1e-9));
 
-    const csv = await runIntoGpkg(client, tmp.dir, 'convert_format', { input: fixture('cycle_hire_xy.csv'), format: 'csv' }, 'hire');
+    const csv = await runGpkg('convert_format', { input: fixture('cycle_hire_xy.csv'), format: 'csv' }, 'hire');
     assert.equal(csv.output, path.join(tmp.dir, 'hire.csv'));
     assert.match(readFileSync(csv.output, 'utf8').split('\n')[0]!, /^"?X"?,"?Y"?,/);
     assert.equal(featureCountOf(csv.output, 'hire'), 742);
 
-    const gpkg = await runIntoGpkg(client, tmp.dir, 'convert_format', { input: fixture('scot_BNG.shp'), format: 'gpkg' }, 'scot_gpkg');
+    const gpkg = await runGpkg('convert_format', { input: fixture('scot_BNG.shp'), format: 'gpkg' }, 'scot_gpkg');
     assert.equal(gpkg.output, `${path.join(tmp.dir, 'scot_gpkg.gpkg')}|layername=scot_gpkg`);
     assert.equal(featureCountOf(gpkg.file, 'scot_gpkg'), 56);
     assert.match(ogrSo(gpkg.file, 'scot_gpkg'), /British National Grid/);
 
     // A second conversion never overwrites the first file.
-    const again = await runIntoGpkg(client, tmp.dir, 'convert_format', { input: NC, format: 'geojson' }, 'nc_json');
+    const again = await runGpkg('convert_format', { input: NC, format: 'geojson' }, 'nc_json');
     assert.equal(again.output, path.join(tmp.dir, 'nc_json-2.geojson'));
   });
 
   test('area and length: geodesic, close to equal-area, projected and published areas', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'area_length', { input: NC, area_unit: 'km2', length_unit: 'km' }, 'nc_measured');
+    const r = await runGpkg('area_length', { input: NC, area_unit: 'km2', length_unit: 'km' }, 'nc_measured');
     assert.ok(r.notes.some((n) => /geodesic area on the WGS 84 ellipsoid/.test(n)));
     const ours = ogrRows(r.file, "SELECT area_km2, perimeter_km FROM nc_measured WHERE NAME = 'Mecklenburg'")[0]!;
     const ea = area6933(NC, 'nc.gpkg', "NAME = 'Mecklenburg'");
@@ -135,7 +133,7 @@ describe('geometry algorithms in the worker', { skip: skipReason }, () => {
     assert.ok(Number(ours.area_km2) > 1350 && Number(ours.area_km2) < 1500, 'Mecklenburg County: 546 sq mi ≈ 1,414 km²');
 
     // spData's own area_km2 (R sf, on the ellipsoid) is replaced by ours: both agree within 0.5 %.
-    const w = await runIntoGpkg(client, tmp.dir, 'area_length', { input: WORLD, area_unit: 'km2', length_unit: 'km' }, 'world_measured');
+    const w = await runGpkg('area_length', { input: WORLD, area_unit: 'km2', length_unit: 'km' }, 'world_measured');
     assert.ok(w.notes.some((n) => /replaced/.test(n)));
     for (const iso of ['DE', 'FR', 'BR', 'CA', 'AU', 'RU']) {
       const published = ogrNumber(WORLD, `SELECT area_km2 FROM world WHERE iso_a2 = '${iso}'`);
@@ -146,19 +144,19 @@ describe('geometry algorithms in the worker', { skip: skipReason }, () => {
     // Lines: the county outlines as lines measure as the perimeters did.
     const lines = path.join(tmp.dir, 'nc_lines.gpkg');
     gdalCli('ogr2ogr', ['-f', 'GPKG', lines, NC, '-nlt', 'MULTILINESTRING', '-nln', 'nc_lines']);
-    const l = await runIntoGpkg(client, tmp.dir, 'area_length', { input: lines, area_unit: 'km2', length_unit: 'm' }, 'lines_measured');
+    const l = await runGpkg('area_length', { input: lines, area_unit: 'km2', length_unit: 'm' }, 'lines_measured');
     const length = ogrNumber(l.file, "SELECT length_m FROM lines_measured WHERE NAME = 'Mecklenburg'");
     assert.ok(relClose(length / 1000, Number(utm.p), 1e-3), `${length} m vs UTM ${utm.p} km`);
 
     // A projected national grid: British National Grid areas are within 0.1 % of true.
-    const s = await runIntoGpkg(client, tmp.dir, 'area_length', { input: SCOT, area_unit: 'ha', length_unit: 'km' }, 'scot_measured');
+    const s = await runGpkg('area_length', { input: SCOT, area_unit: 'ha', length_unit: 'km' }, 'scot_measured');
     const bng = ogrNumber(SCOT, "SELECT ST_Area(GEOMETRY) / 1e4 FROM scot_BNG WHERE NAME = 'Sutherland'");
     assert.ok(relClose(ogrNumber(s.file, "SELECT area_ha FROM scot_measured WHERE NAME = 'Sutherland'"), bng, 2e-3));
     assert.match(ogrSo(s.file, 'scot_measured'), /British National Grid/);
   });
 
   test('area and length refuse points and layers without a CRS', async () => {
-    await assert.rejects(runIntoGpkg(client, tmp.dir, 'area_length', { input: fixture('cycle_hire_xy.csv') }, 'bad_area1'), /holds points/);
-    await assert.rejects(runIntoGpkg(client, tmp.dir, 'area_length', { input: fixture('trin_inca_pl03.shp') }, 'bad_area2'), /has no CRS/);
+    await assert.rejects(runGpkg('area_length', { input: fixture('cycle_hire_xy.csv') }, 'bad_area1'), /holds points/);
+    await assert.rejects(runGpkg('area_length', { input: fixture('trin_inca_pl03.shp') }, 'bad_area2'), /has no CRS/);
   });
 });

@@ -8,13 +8,14 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import type { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
-import { E2E_FIXTURES, skipReason, workerSuite } from '../testSupport.js';
-import { ogrNumber, ogrRows, ogrSo, runIntoGpkg } from './algorithmTestKit.js';
+import { E2E_FIXTURES, skipReason } from '../testSupport.js';
+import { algorithmSuite, ogrNumber, ogrRows, ogrSo } from './algorithmTestKit.js';
 
 const WORLD = path.join(E2E_FIXTURES, 'world.gpkg');
 const WB = path.join(E2E_FIXTURES, 'worldbank_df.csv');
 const NUMERIC = ['HDI', 'urban_pop', 'unemployment', 'pop_growth', 'literacy'];
+/** The acceptance's join: the World Bank table onto the world polygons by iso_a2. */
+const WB_BY_ISO = { input: WORLD, table: WB, input_keys: 'iso_a2', table_keys: 'iso_a2' };
 
 /** A CSV row's value as the file writes it: R's unquoted NA is no value. */
 function csvValue(raw: string | null): number | null {
@@ -22,17 +23,10 @@ function csvValue(raw: string | null): number | null {
 }
 
 describe('join attributes by field value', { skip: skipReason }, () => {
-  let client: GisWorkerClient;
-  const { tmp } = workerSuite((started) => (client = started));
+  const { tmp, runGpkg } = algorithmSuite();
 
   test('worldbank_df.csv joined to world.gpkg by iso_a2: values of named countries equal the CSV rows', async () => {
-    const r = await runIntoGpkg(
-      client,
-      tmp.dir,
-      'join_by_field',
-      { input: WORLD, table: WB, input_keys: 'iso_a2', table_keys: 'iso_a2' },
-      'world_wb',
-    );
+    const r = await runGpkg('join_by_field', WB_BY_ISO, 'world_wb');
     assert.equal(r.featureCount, ogrNumber(WORLD, 'SELECT COUNT(*) FROM world'));
     assert.match(ogrSo(r.file, 'world_wb'), /Multi Polygon[\s\S]*WGS 84[\s\S]*HDI: Real[\s\S]*urban_pop: Integer/);
     for (const [iso, country] of [
@@ -58,13 +52,7 @@ describe('join attributes by field value', { skip: skipReason }, () => {
   });
 
   test('the report names the keys that did not join, on both sides', async () => {
-    const r = await runIntoGpkg(
-      client,
-      tmp.dir,
-      'join_by_field',
-      { input: WORLD, table: WB, input_keys: 'iso_a2', table_keys: 'iso_a2' },
-      'world_wb2',
-    );
+    const r = await runGpkg('join_by_field', WB_BY_ISO, 'world_wb2');
     const report = r.report as Record<string, unknown>;
     // Kosovo is XK in world.gpkg; the CSV has Kosovo with no code (unquoted NA) and no XK.
     assert.equal(ogrNumber(WORLD, "SELECT COUNT(*) FROM world WHERE iso_a2 = 'XK'"), 1);
@@ -105,18 +93,10 @@ describe('join attributes by field value', { skip: skipReason }, () => {
       ].join('\n'),
     );
 
-    const strict = await runIntoGpkg(
-      client,
-      tmp.dir,
-      'join_by_field',
-      { input: WORLD, table: csv, input_keys: 'iso_a2', table_keys: 'code' },
-      'strict',
-    );
+    const strict = await runGpkg('join_by_field', { input: WORLD, table: csv, input_keys: 'iso_a2', table_keys: 'code' }, 'strict');
     assert.equal((strict.report as Record<string, unknown>).matched_features, 0);
 
-    const loose = await runIntoGpkg(
-      client,
-      tmp.dir,
+    const loose = await runGpkg(
       'join_by_field',
       { input: WORLD, table: csv, input_keys: 'iso_a2', table_keys: 'code', case_insensitive: true, keep_unmatched: false, prefix: 'wb_' },
       'loose',
@@ -131,9 +111,7 @@ describe('join attributes by field value', { skip: skipReason }, () => {
   });
 
   test('a layer as the table, with a composite key', async () => {
-    const r = await runIntoGpkg(
-      client,
-      tmp.dir,
+    const r = await runGpkg(
       'join_by_field',
       {
         input: WORLD,
@@ -155,17 +133,11 @@ describe('join attributes by field value', { skip: skipReason }, () => {
 
   test('mismatched key lists and unknown fields are the person’s to fix', async () => {
     await assert.rejects(
-      runIntoGpkg(
-        client,
-        tmp.dir,
-        'join_by_field',
-        { input: WORLD, table: WB, input_keys: ['iso_a2', 'name_long'], table_keys: 'iso_a2' },
-        'bad1',
-      ),
+      runGpkg('join_by_field', { input: WORLD, table: WB, input_keys: ['iso_a2', 'name_long'], table_keys: 'iso_a2' }, 'bad1'),
       /input_keys has 2 field\(s\) but table_keys has 1/,
     );
     await assert.rejects(
-      runIntoGpkg(client, tmp.dir, 'join_by_field', { input: WORLD, table: WB, input_keys: 'iso_a2', table_keys: 'iso3' }, 'bad2'),
+      runGpkg('join_by_field', { input: WORLD, table: WB, input_keys: 'iso_a2', table_keys: 'iso3' }, 'bad2'),
       /'table_keys': no field 'iso3' in .*worldbank_df\.csv; its fields are: name, iso_a2, HDI/,
     );
   });

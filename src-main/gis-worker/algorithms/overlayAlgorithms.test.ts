@@ -8,9 +8,8 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
-import type { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
-import { E2E_FIXTURES, fixture, gdalCli, skipReason, workerSuite } from '../testSupport.js';
-import { CSV_POINTS, featureCountOf, ogrNumber, ogrRows, ogrSo, relClose, runIntoGpkg } from './algorithmTestKit.js';
+import { E2E_FIXTURES, fixture, gdalCli, skipReason } from '../testSupport.js';
+import { algorithmSuite, CSV_POINTS, featureCountOf, ogrNumber, ogrRows, ogrSo, relClose } from './algorithmTestKit.js';
 
 const NC = fixture('nc.gpkg');
 const COUNTRIES = fixture('countries.fgb');
@@ -20,8 +19,7 @@ const area = (file: string, table: string, where = '1'): number =>
   ogrNumber(file, `SELECT SUM(ST_Area(ST_Transform(geom, 6933))) / 1e6 FROM "${table}" WHERE ${where}`);
 
 describe('overlay algorithms in the worker', { skip: skipReason }, () => {
-  let client: GisWorkerClient;
-  const { tmp } = workerSuite((started) => (client = started));
+  const { tmp, runGpkg } = algorithmSuite();
   const ref = path.join(tmp.dir, 'referee.gpkg');
   /** The referee's numbers: counties (a) against countries in NAD27 (b), by GDAL alone. */
   let ncArea: number;
@@ -38,7 +36,7 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
 
   test('clip: counties cut to the Natural Earth USA coastline, reprojected from WGS 84 to NAD27', async () => {
     const progress: number[] = [];
-    const r = await runIntoGpkg(client, tmp.dir, 'clip', { input: NC, overlay: COUNTRIES }, 'clip', {
+    const r = await runGpkg('clip', { input: NC, overlay: COUNTRIES }, 'clip', {
       onProgress: (f) => progress.push(f),
     });
     const referee = ogrNumber(ref, 'SELECT COUNT(*) FROM a WHERE EXISTS (SELECT 1 FROM b WHERE ST_Intersects(a.geom, b.geom))');
@@ -64,7 +62,7 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
   });
 
   test('difference: what lies beyond the coastline; with the clip it adds up to the counties', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'difference', { input: NC, overlay: COUNTRIES });
+    const r = await runGpkg('difference', { input: NC, overlay: COUNTRIES });
     assert.match(ogrSo(r.file, r.layer), /Multi Polygon[\s\S]*GEOGCRS\["NAD27"/);
     const names = ogrRows(r.file, 'SELECT NAME FROM difference ORDER BY NAME').map((row) => row.NAME);
     const notWithin = ogrRows(
@@ -76,7 +74,7 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
   });
 
   test('intersection: one piece per county and country pair, attributes of both, clashing names suffixed', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'intersection', { input: NC, overlay: COUNTRIES });
+    const r = await runGpkg('intersection', { input: NC, overlay: COUNTRIES });
     const pairs = ogrNumber(ref, 'SELECT COUNT(*) FROM a JOIN b ON ST_Intersects(a.geom, b.geom)');
     assert.equal(r.featureCount, pairs);
     assert.match(ogrSo(r.file, r.layer), /Multi Polygon[\s\S]*GEOGCRS\["NAD27"/);
@@ -91,7 +89,7 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
   });
 
   test('union: overlaps, input-only and overlay-only parts, areas adding up', async () => {
-    const r = await runIntoGpkg(client, tmp.dir, 'union', { input: NC, overlay: COUNTRIES });
+    const r = await runGpkg('union', { input: NC, overlay: COUNTRIES });
     const both = ogrNumber(r.file, 'SELECT COUNT(*) FROM "union" WHERE NAME IS NOT NULL AND name_2 IS NOT NULL');
     const inputOnly = ogrNumber(r.file, 'SELECT COUNT(*) FROM "union" WHERE name_2 IS NULL');
     const overlayOnly = ogrNumber(r.file, 'SELECT COUNT(*) FROM "union" WHERE NAME IS NULL');
@@ -106,46 +104,22 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
   });
 
   test('select by location: within, intersects and disjoint against the countries', async () => {
-    const within = await runIntoGpkg(
-      client,
-      tmp.dir,
-      'select_by_location',
-      { input: NC, overlay: COUNTRIES, predicate: 'within' },
-      'within',
-    );
+    const within = await runGpkg('select_by_location', { input: NC, overlay: COUNTRIES, predicate: 'within' }, 'within');
     assert.equal(
       within.featureCount,
       ogrNumber(ref, 'SELECT COUNT(*) FROM a WHERE EXISTS (SELECT 1 FROM b WHERE ST_Within(a.geom, b.geom))'),
     );
     assert.equal(within.featureCount, 95);
     assert.equal(ogrNumber(within.file, "SELECT COUNT(*) FROM within WHERE NAME IN ('Dare', 'Hyde')"), 0);
-    const inside = await runIntoGpkg(
-      client,
-      tmp.dir,
-      'select_by_location',
-      { input: HIRE, overlay: WORLD, predicate: 'intersects' },
-      'inside',
-    );
+    const inside = await runGpkg('select_by_location', { input: HIRE, overlay: WORLD, predicate: 'intersects' }, 'inside');
     assert.equal(inside.featureCount, featureCountOf(HIRE, 'cycle_hire_xy'), 'all London stations lie in the world polygons');
-    const disjoint = await runIntoGpkg(
-      client,
-      tmp.dir,
-      'select_by_location',
-      { input: WORLD, overlay: HIRE, predicate: 'disjoint' },
-      'disjoint',
-    );
+    const disjoint = await runGpkg('select_by_location', { input: WORLD, overlay: HIRE, predicate: 'disjoint' }, 'disjoint');
     assert.equal(disjoint.featureCount, featureCountOf(WORLD, 'world') - 1, 'every country but the United Kingdom');
     assert.equal(ogrNumber(disjoint.file, "SELECT COUNT(*) FROM disjoint WHERE iso_a2 = 'GB'"), 0);
   });
 
   test('spatial join, first match: each station gets its country; summary: the UK sums the bikes', async () => {
-    const first = await runIntoGpkg(
-      client,
-      tmp.dir,
-      'spatial_join',
-      { input: HIRE, join: WORLD, predicate: 'within', mode: 'first' },
-      'sj_first',
-    );
+    const first = await runGpkg('spatial_join', { input: HIRE, join: WORLD, predicate: 'within', mode: 'first' }, 'sj_first');
     assert.equal(first.featureCount, 742);
     const countries = ogrRows(first.file, 'SELECT name_long, COUNT(*) AS n FROM sj_first GROUP BY name_long');
     assert.deepEqual(countries, [{ name_long: 'United Kingdom', n: '742' }]);
@@ -159,9 +133,7 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
       first.notes.join('; '),
     );
 
-    const summary = await runIntoGpkg(
-      client,
-      tmp.dir,
+    const summary = await runGpkg(
       'spatial_join',
       { input: WORLD, join: HIRE, mode: 'summary', fields: ['nbikes'], statistics: ['sum', 'max'], keep_unmatched: false },
       'sj_summary',
@@ -173,21 +145,13 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
   });
 
   test('count points in polygons, plain and weighted', async () => {
-    const r = await runIntoGpkg(
-      client,
-      tmp.dir,
-      'count_points_in_polygons',
-      { input: WORLD, points: HIRE, field_name: 'stations' },
-      'counted',
-    );
+    const r = await runGpkg('count_points_in_polygons', { input: WORLD, points: HIRE, field_name: 'stations' }, 'counted');
     assert.equal(r.featureCount, featureCountOf(WORLD, 'world'));
     assert.match(ogrSo(r.file, 'counted'), /Multi Polygon[\s\S]*GEOGCRS\["WGS 84"[\s\S]*stations: Integer/);
     assert.equal(ogrNumber(r.file, "SELECT stations FROM counted WHERE iso_a2 = 'GB'"), 742);
     assert.equal(ogrNumber(r.file, 'SELECT SUM(stations) FROM counted'), 742);
     assert.equal(ogrNumber(r.file, "SELECT stations FROM counted WHERE iso_a2 = 'FR'"), 0);
-    const w = await runIntoGpkg(
-      client,
-      tmp.dir,
+    const w = await runGpkg(
       'count_points_in_polygons',
       { input: WORLD, points: HIRE, field_name: 'bikes', weight_field: 'nbikes' },
       'weighted',
@@ -200,7 +164,7 @@ describe('overlay algorithms in the worker', { skip: skipReason }, () => {
 
   test('clip refuses a point overlay with a readable error', async () => {
     await assert.rejects(
-      runIntoGpkg(client, tmp.dir, 'clip', { input: WORLD, overlay: HIRE }, 'bad_clip'),
+      runGpkg('clip', { input: WORLD, overlay: HIRE }, 'bad_clip'),
       /'overlay' must be a polygon layer; cycle_hire_xy\.csv holds points/,
     );
   });

@@ -8,9 +8,8 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import type { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
-import { assertClose, e2eFixture, fixture, gdalCli, skipReason, workerSuite } from '../testSupport.js';
-import { runAlgorithm } from './algorithmTestKit.js';
+import { assertClose, e2eFixture, fixture, gdalCli, skipReason } from '../testSupport.js';
+import { algorithmSuite } from './algorithmTestKit.js';
 import { bandStats, gdalInfo, isTiledCompressedGeoTiff, pixel, pixels } from './rasterTestSupport.js';
 
 const OLINDA = e2eFixture('olinda_dem_utm25s.tif'); // UTM 25S, metres, Float32
@@ -27,8 +26,7 @@ function degreeLength(latDeg: number): { x: number; y: number } {
 }
 
 describe('terrain algorithms (gdaldem) in the worker', { skip: skipReason }, () => {
-  let client: GisWorkerClient;
-  const { out } = workerSuite((started) => (client = started));
+  const { out, run, worker } = algorithmSuite();
 
   /**
    * gdaldem at pixel (col, row) of a geographic DEM, on a 5×5 window whose pixel size is in
@@ -87,7 +85,7 @@ describe('terrain algorithms (gdaldem) in the worker', { skip: skipReason }, () 
     for (const [i, [algorithm, params, cli]] of cases.entries()) {
       const ours = out(`olinda_${i}.tif`);
       const progress: number[] = [];
-      await runAlgorithm(client, algorithm, { input: OLINDA, ...params }, ours, { onProgress: (f) => progress.push(f) });
+      await run(algorithm, { input: OLINDA, ...params }, ours, { onProgress: (f) => progress.push(f) });
       const theirs = out(`olinda_${i}_cli.tif`);
       gdalCli('gdaldem', [cli[0]!, '-q', OLINDA, theirs, ...cli.slice(1)]);
       const a = gdalInfo(ours, { checksum: true, stats: true });
@@ -130,10 +128,10 @@ describe('terrain algorithms (gdaldem) in the worker', { skip: skipReason }, () 
     const hs = out('elev_hs.tif');
     const sl = out('elev_slope.tif');
     const as = out('elev_aspect.tif');
-    const result = await runAlgorithm(client, 'hillshade', { input: ELEV }, hs);
+    const result = await run('hillshade', { input: ELEV }, hs);
     assert.match(result.notes.join(' '), /per latitude/);
-    await runAlgorithm(client, 'slope', { input: ELEV }, sl);
-    await runAlgorithm(client, 'aspect', { input: ELEV }, as);
+    await run('slope', { input: ELEV }, sl);
+    await run('aspect', { input: ELEV }, as);
     assert.ok(!pixels(ELEV, POINTS).includes(-32768), 'every test point has an elevation');
     const [hsv, slv, asv] = [pixels(hs, POINTS), pixels(sl, POINTS), pixels(as, POINTS)];
     for (const [i, [c, r]] of POINTS.entries()) {
@@ -162,7 +160,7 @@ describe('terrain algorithms (gdaldem) in the worker', { skip: skipReason }, () 
     // elev.tif is 90 rows: several strips. Whole-raster gdaldem with the scale of the middle
     // latitude differs from ours only by the latitude factor, smoothly — no jump at a strip edge.
     const ours = out('elev_seam_slope.tif');
-    await runAlgorithm(client, 'slope', { input: ELEV, compute_edges: false }, ours);
+    await run('slope', { input: ELEV, compute_edges: false }, ours);
     const gt = gdalInfo(ELEV).geoTransform;
     const mid = degreeLength(gt[3]! + gt[5]! * 45);
     const whole = out('elev_seam_ref.tif');
@@ -192,7 +190,7 @@ describe('terrain algorithms (gdaldem) in the worker', { skip: skipReason }, () 
 
   test('SRTM tile read through /vsizip/: flat sea as gdaldem shades it, the island per latitude', async () => {
     const hs = out('srtm_hs.tif');
-    await runAlgorithm(client, 'hillshade', { input: SRTM }, hs);
+    await run('hillshade', { input: SRTM }, hs);
     assert.deepEqual(gdalInfo(hs).size, [1201, 1201]);
     const cli = out('srtm_hs_cli.tif');
     gdalCli('gdaldem', ['hillshade', '-q', '-compute_edges', '-s', '111120', SRTM, cli]);
@@ -217,11 +215,11 @@ describe('terrain algorithms (gdaldem) in the worker', { skip: skipReason }, () 
     // The Luxembourg DEM at 0.0002° (3,960 × 3,750 pixels): seconds of work in many strips of rows.
     const big = out('elev_big.tif');
     gdalCli('gdalwarp', ['-q', '-ot', 'Float32', '-tr', '0.0002', '0.0002', '-r', 'bilinear', ELEV, big]);
-    await runAlgorithm(client, 'slope', { input: ELEV }, out('warm.tif'));
-    const pid = client.workerPid;
+    await run('slope', { input: ELEV }, out('warm.tif'));
+    const pid = worker().workerPid;
     const stop = new AbortController();
     const stopped = out('stopped.tif');
-    const job = client.call(
+    const job = worker().call(
       'processing.run',
       { algorithm: 'hillshade', params: { input: big }, output: stopped },
       { signal: stop.signal, onProgress: () => stop.abort(new Error('stopped by the person')) },
@@ -229,20 +227,20 @@ describe('terrain algorithms (gdaldem) in the worker', { skip: skipReason }, () 
     await assert.rejects(job, /stopped by the person/);
     // The client kills a worker that has not answered a cancel within a second.
     await new Promise((r) => setTimeout(r, 1500));
-    assert.equal(client.workerPid, pid, 'the same worker process: it stopped at a checkpoint');
+    assert.equal(worker().workerPid, pid, 'the same worker process: it stopped at a checkpoint');
     // Near Luxembourg City (row 3,000 of 3,750), a strip long after the stop: never computed.
     // (Main deletes such a partial output; the bare client here leaves it to be read.)
     assert.notEqual(pixels(big, [[2000, 3000]])[0], -32768, 'the DEM has ground there');
     assert.equal(pixels(stopped, [[2000, 3000]])[0], 0, 'the strips after the stop were not shaded');
-    await runAlgorithm(client, 'aspect', { input: ELEV }, out('after.tif'));
-    assert.equal(client.workerPid, pid);
+    await run('aspect', { input: ELEV }, out('after.tif'));
+    assert.equal(worker().workerPid, pid);
   });
 
   test('a raster without bands to shade is refused with a readable message', async () => {
-    await assert.rejects(runAlgorithm(client, 'slope', { input: ELEV, band: 2 }, out('bad.tif')), (err: Error) =>
+    await assert.rejects(run('slope', { input: ELEV, band: 2 }, out('bad.tif')), (err: Error) =>
       /has 1 band\(s\); there is no band 2/.test(err.message),
     );
-    await assert.rejects(runAlgorithm(client, 'hillshade', { input: fixture('nc.gpkg') }, out('bad2.tif')), (err: Error) =>
+    await assert.rejects(run('hillshade', { input: fixture('nc.gpkg') }, out('bad2.tif')), (err: Error) =>
       /must be a raster/.test(err.message),
     );
   });

@@ -5,9 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
-import { assertClose, fixture, gdalCli, ogrSummary, skipReason, workerSuite } from '../testSupport.js';
-import { ogrRows, runAlgorithm } from './algorithmTestKit.js';
+import { assertClose, fixture, gdalCli, ogrSummary, skipReason } from '../testSupport.js';
+import { algorithmSuite, ogrRows } from './algorithmTestKit.js';
 import { gdalInfo, isTiledCompressedGeoTiff, pixelAt } from './rasterTestSupport.js';
 
 const ELEV = fixture('elev.tif');
@@ -15,12 +14,11 @@ const LC = fixture('lc.tif');
 const NC = fixture('nc.gpkg');
 
 describe('raster ↔ vector algorithms in the worker', { skip: skipReason }, () => {
-  let client: GisWorkerClient;
-  const { out } = workerSuite((started) => (client = started));
+  const { out, run } = algorithmSuite();
 
   test('contours of the Luxembourg DEM: the same lines per level as gdal_contour', async () => {
     const ours = out('contours.gpkg');
-    const result = await runAlgorithm(client, 'contours', { input: ELEV, interval: 50, attribute: 'elev' }, `${ours}|layername=contours`);
+    const result = await run('contours', { input: ELEV, interval: 50, attribute: 'elev' }, `${ours}|layername=contours`);
     const cli = out('contours_cli.gpkg');
     gdalCli('gdal_contour', ['-q', '-i', '50', '-a', 'elev', ELEV, cli]);
     const theirs = ogrSummary(cli);
@@ -44,7 +42,7 @@ describe('raster ↔ vector algorithms in the worker', { skip: skipReason }, () 
 
   test('contours with a base: every level is base + k × interval', async () => {
     const ours = out('contours25.gpkg');
-    await runAlgorithm(client, 'contours', { input: ELEV, interval: 50, base: 25, attribute: 'height' }, `${ours}|layername=c25`);
+    await run('contours', { input: ELEV, interval: 50, base: 25, attribute: 'height' }, `${ours}|layername=c25`);
     const levels = ogrRows(ours, 'SELECT DISTINCT height FROM c25').map((r) => Number(r.height));
     assert.ok(levels.length > 5);
     for (const level of levels) assert.equal((level - 25) % 50, 0, `level ${level}`);
@@ -55,7 +53,7 @@ describe('raster ↔ vector algorithms in the worker', { skip: skipReason }, () 
 
   test('polygonize land cover: gdal_polygonize’s count, and each class’s polygons cover exactly its pixels', async () => {
     const ours = out('lc_poly.gpkg');
-    const result = await runAlgorithm(client, 'polygonize', { input: LC, field: 'class' }, `${ours}|layername=lc`);
+    const result = await run('polygonize', { input: LC, field: 'class' }, `${ours}|layername=lc`);
     const cli = out('lc_poly_cli.gpkg');
     gdalCli('gdal_polygonize.py', ['-q', LC, '-f', 'GPKG', cli, 'out', 'class']);
     assert.equal(result.featureCount, ogrSummary(cli, 'out').featureCount);
@@ -71,7 +69,7 @@ describe('raster ↔ vector algorithms in the worker', { skip: skipReason }, () 
     for (const r of areas) assertClose(Number(r.area), histogram.buckets[Number(r.class)]! * pixelArea, 1e-3, `area of class ${r.class}`);
 
     const eight = out('lc_poly8.gpkg');
-    const r8 = await runAlgorithm(client, 'polygonize', { input: LC, connectedness: 8 }, `${eight}|layername=lc8`);
+    const r8 = await run('polygonize', { input: LC, connectedness: 8 }, `${eight}|layername=lc8`);
     const cli8 = out('lc_poly8_cli.gpkg');
     gdalCli('gdal_polygonize.py', ['-q', '-8', LC, '-f', 'GPKG', cli8, 'out', 'value']);
     assert.equal(r8.featureCount, ogrSummary(cli8, 'out').featureCount);
@@ -81,20 +79,20 @@ describe('raster ↔ vector algorithms in the worker', { skip: skipReason }, () 
   test('polygonize leaves nodata out and refuses a large continuous raster', async () => {
     const ours = out('elev_poly.gpkg');
     // elev.tif is small enough to polygonize; its nodata (-32768) area must not become a polygon.
-    await runAlgorithm(client, 'polygonize', { input: ELEV }, `${ours}|layername=p`);
+    await run('polygonize', { input: ELEV }, `${ours}|layername=p`);
     const nodata = ogrRows(ours, 'SELECT COUNT(*) AS n FROM p WHERE value = -32768');
     assert.equal(Number(nodata[0]!.n), 0);
     // The same DEM as Float32 at 0.0003° (6.6 million pixels): about one polygon per pixel.
     const fine = out('elev_fine.tif');
     gdalCli('gdalwarp', ['-q', '-ot', 'Float32', '-tr', '0.0003', '0.0003', '-r', 'bilinear', ELEV, fine]);
-    await assert.rejects(runAlgorithm(client, 'polygonize', { input: fine }, `${out('fine.gpkg')}|layername=f`), (err: Error) =>
+    await assert.rejects(run('polygonize', { input: fine }, `${out('fine.gpkg')}|layername=f`), (err: Error) =>
       /continuous values \(Float32, \d+ × \d+ pixels\).*Reclassify it first with raster_calculator/.test(err.message),
     );
   });
 
   test('rasterize NC counties by an attribute: gdal_rasterize’s pixels, and Wake County’s value at Raleigh', async () => {
     const ours = out('nc_bir74.tif');
-    const result = await runAlgorithm(client, 'rasterize', { input: NC, resolution: 0.02, attribute: 'BIR74' }, ours);
+    const result = await run('rasterize', { input: NC, resolution: 0.02, attribute: 'BIR74' }, ours);
     assert.match(result.notes[0]!, /nodata -9999/);
     const cli = out('nc_bir74_cli.tif');
     gdalCli('gdal_rasterize', [
@@ -130,19 +128,18 @@ describe('raster ↔ vector algorithms in the worker', { skip: skipReason }, () 
   test('rasterize with a burn value and all_touched burns more pixels; bad fields are explained', async () => {
     const plain = out('nc_burn.tif');
     const touched = out('nc_burn_at.tif');
-    await runAlgorithm(client, 'rasterize', { input: NC, resolution: 0.05, burn_value: 7, data_type: 'Byte' }, plain);
-    await runAlgorithm(client, 'rasterize', { input: NC, resolution: 0.05, burn_value: 7, data_type: 'Byte', all_touched: true }, touched);
+    await run('rasterize', { input: NC, resolution: 0.05, burn_value: 7, data_type: 'Byte' }, plain);
+    await run('rasterize', { input: NC, resolution: 0.05, burn_value: 7, data_type: 'Byte', all_touched: true }, touched);
     const count = (file: string) => {
       const h = JSON.parse(gdalCli('gdalinfo', ['-json', '-hist', file])).bands[0].histogram as { buckets: number[] };
       return h.buckets[7]!;
     };
     assert.ok(count(touched) > count(plain), `${count(touched)} > ${count(plain)}`);
     assert.equal(gdalInfo(plain).bands[0]!.noDataValue, 0);
-    await assert.rejects(
-      runAlgorithm(client, 'rasterize', { input: NC, resolution: 0.05, attribute: 'NAME' }, out('bad.tif')),
-      (err: Error) => /'NAME' .* is string, not a number; numeric fields: .*BIR74/.test(err.message),
+    await assert.rejects(run('rasterize', { input: NC, resolution: 0.05, attribute: 'NAME' }, out('bad.tif')), (err: Error) =>
+      /'NAME' .* is string, not a number; numeric fields: .*BIR74/.test(err.message),
     );
-    await assert.rejects(runAlgorithm(client, 'rasterize', { input: NC, resolution: 1e-6 }, out('huge.tif')), (err: Error) =>
+    await assert.rejects(run('rasterize', { input: NC, resolution: 1e-6 }, out('huge.tif')), (err: Error) =>
       /more than 1,000,000,000\).*larger than/.test(err.message),
     );
   });

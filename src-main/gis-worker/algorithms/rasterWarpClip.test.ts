@@ -6,17 +6,15 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
-import type { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
-import { e2eFixture, fixture, gdalCli, skipReason, workerSuite } from '../testSupport.js';
-import { runAlgorithm } from './algorithmTestKit.js';
+import { e2eFixture, fixture, gdalCli, skipReason } from '../testSupport.js';
+import { algorithmSuite } from './algorithmTestKit.js';
 import { bandStats, gdalInfo, isTiledCompressedGeoTiff, pixelAt, pixels } from './rasterTestSupport.js';
 
 const ELEV = fixture('elev.tif'); // 95 × 90, EPSG:4326, nodata -32768
 const LUX = e2eFixture('lux.shp'); // Luxembourg's 12 cantons, EPSG:4326
 
 describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
-  let client: GisWorkerClient;
-  const { out } = workerSuite((started) => (client = started));
+  const { out, run } = algorithmSuite();
   const checksum = (file: string) => gdalInfo(file, { checksum: true }).bands[0]!.checksum;
   /** Columns first … first + width − 1 of the DEM (all its 90 rows) as a GeoTIFF of their own. */
   const columns = (name: string, first: number, width: number): string => {
@@ -27,7 +25,7 @@ describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
 
   test('warp to UTM 32N: gdalwarp’s grid and pixels; values at source pixel centres kept', async () => {
     const ours = out('elev_utm.tif');
-    const result = await runAlgorithm(client, 'warp', { input: ELEV, target_crs: 'EPSG:32632', resolution: 100 }, ours);
+    const result = await run('warp', { input: ELEV, target_crs: 'EPSG:32632', resolution: 100 }, ours);
     assert.match(result.notes[0]!, /100 × 100 EPSG:32632 units/);
     const cli = out('elev_utm_cli.tif');
     gdalCli('gdalwarp', ['-q', '-t_srs', 'EPSG:32632', '-tr', '100', '100', '-r', 'near', ELEV, cli]);
@@ -55,7 +53,7 @@ describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
     const west = columns('west.tif', 0, 60);
     const east = columns('east.tif', 40, 55);
     const ours = out('mosaic.tif');
-    const result = await runAlgorithm(client, 'mosaic', { inputs: [west, east] }, ours);
+    const result = await run('mosaic', { inputs: [west, east] }, ours);
     assert.match(result.notes.join(' '), /95 × 90 pixels from 2 rasters/);
     const info = gdalInfo(ours);
     assert.deepEqual(info.size, [95, 90]);
@@ -68,8 +66,8 @@ describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
     gdalCli('gdal_calc.py', ['--quiet', '-A', east, '--calc', 'A+1000', '--NoDataValue', '-32768', '--outfile', raised]);
     const eastOnTop = out('mosaic_east_top.tif');
     const westOnTop = out('mosaic_west_top.tif');
-    await runAlgorithm(client, 'mosaic', { inputs: [west, raised] }, eastOnTop);
-    await runAlgorithm(client, 'mosaic', { inputs: [raised, west] }, westOnTop);
+    await run('mosaic', { inputs: [west, raised] }, eastOnTop);
+    await run('mosaic', { inputs: [raised, west] }, westOnTop);
     const [source] = pixels(ELEV, [[50, 40]]);
     assert.deepEqual(pixels(eastOnTop, [[50, 40]]), [source! + 1000]);
     assert.deepEqual(pixels(westOnTop, [[50, 40]]), [source]);
@@ -79,7 +77,7 @@ describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
     const west = columns('west_gap.tif', 0, 40);
     const east = columns('east_gap.tif', 60, 35);
     const ours = out('mosaic_gap.tif');
-    await runAlgorithm(client, 'mosaic', { inputs: [west, east] }, ours);
+    await run('mosaic', { inputs: [west, east] }, ours);
     assert.deepEqual(
       pixels(ours, [
         [50, 40],
@@ -87,14 +85,14 @@ describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
       ]),
       [-32768, pixels(ELEV, [[70, 60]])[0]],
     );
-    await assert.rejects(runAlgorithm(client, 'mosaic', { inputs: [ELEV, fixture('L7_ETMs.tif')] }, out('bad.tif')), (err: Error) =>
+    await assert.rejects(run('mosaic', { inputs: [ELEV, fixture('L7_ETMs.tif')] }, out('bad.tif')), (err: Error) =>
       /same bands: .* has 1, .* has 6/.test(err.message),
     );
   });
 
   test('clip by a bbox: whole source pixels, as gdal_translate -projwin cuts them', async () => {
     const ours = out('clip_bbox.tif');
-    await runAlgorithm(client, 'clip_raster', { input: ELEV, bbox: [6.0, 49.6, 6.2, 49.8] }, ours);
+    await run('clip_raster', { input: ELEV, bbox: [6.0, 49.6, 6.2, 49.8] }, ours);
     const cli = out('clip_bbox_cli.tif');
     gdalCli('gdal_translate', ['-q', '-projwin', '6.0', '49.8', '6.2', '49.6', ELEV, cli]);
     assert.deepEqual(gdalInfo(ours).size, gdalInfo(cli).size);
@@ -111,7 +109,7 @@ describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
     // Around Luxembourg City in UTM 32N metres.
     const box = [286000, 5498000, 300000, 5510000];
     const ours = out('clip_utm_bbox.tif');
-    await runAlgorithm(client, 'clip_raster', { input: ELEV, bbox: box, bbox_crs: 'EPSG:32632' }, ours);
+    await run('clip_raster', { input: ELEV, bbox: box, bbox_crs: 'EPSG:32632' }, ours);
     const corners = utmCornersInLonLat(box);
     const info = gdalInfo(ours);
     const [x0, dx, , y0, , dy] = info.geoTransform as [number, number, number, number, number, number];
@@ -120,9 +118,8 @@ describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
       assert.ok(lon >= x0 && lon <= x0 + w * dx && lat <= y0 && lat >= y0 + h * dy, `corner ${lon}, ${lat} inside the clip`);
     }
     assert.ok(w * Math.abs(dx) < 0.22 && h * Math.abs(dy) < 0.13, 'not much larger than the box');
-    await assert.rejects(
-      runAlgorithm(client, 'clip_raster', { input: ELEV, bbox: [10, 40, 11, 41], bbox_crs: 'EPSG:4326' }, out('far.tif')),
-      (err: Error) => /does not overlap the raster, whose extent is \[5\.741667, 49\.441667, 6\.533333, 50\.191667\]/.test(err.message),
+    await assert.rejects(run('clip_raster', { input: ELEV, bbox: [10, 40, 11, 41], bbox_crs: 'EPSG:4326' }, out('far.tif')), (err: Error) =>
+      /does not overlap the raster, whose extent is \[5\.741667, 49\.441667, 6\.533333, 50\.191667\]/.test(err.message),
     );
   });
 
@@ -130,7 +127,7 @@ describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
     const canton = out('canton.gpkg');
     gdalCli('ogr2ogr', ['-f', 'GPKG', canton, LUX, '-nln', 'canton', '-where', "NAME_2 = 'Luxembourg'"]);
     const ours = out('clip_mask.tif');
-    const result = await runAlgorithm(client, 'clip_raster', { input: ELEV, mask: `${canton}|layername=canton` }, ours);
+    const result = await run('clip_raster', { input: ELEV, mask: `${canton}|layername=canton` }, ours);
     assert.match(result.notes[0]!, /outside the mask are nodata \(-32768\)/);
     const cli = out('clip_mask_cli.tif');
     gdalCli('gdalwarp', ['-q', '-cutline', canton, '-cl', 'canton', '-crop_to_cutline', '-dstnodata', '-32768', ELEV, cli]);
@@ -149,7 +146,7 @@ describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
     const luref = out('canton_2169.gpkg');
     gdalCli('ogr2ogr', ['-f', 'GPKG', '-t_srs', 'EPSG:2169', luref, canton, '-nln', 'canton']);
     const viaLuref = out('clip_mask_2169.tif');
-    await runAlgorithm(client, 'clip_raster', { input: ELEV, mask: `${luref}|layername=canton` }, viaLuref);
+    await run('clip_raster', { input: ELEV, mask: `${luref}|layername=canton` }, viaLuref);
     const a = bandStats(ours);
     const b = bandStats(viaLuref);
     assert.equal(a.min, b.min);
@@ -157,7 +154,7 @@ describe('warp, mosaic and clip in the worker', { skip: skipReason }, () => {
     assert.ok(Math.abs(a.mean - b.mean) < 0.5, `${a.mean} vs ${b.mean}`);
 
     const touched = out('clip_mask_touched.tif');
-    await runAlgorithm(client, 'clip_raster', { input: ELEV, mask: `${canton}|layername=canton`, all_touched: true }, touched);
+    await run('clip_raster', { input: ELEV, mask: `${canton}|layername=canton`, all_touched: true }, touched);
     const valid = (f: string) => {
       const s = bandStats(f);
       const [w, h] = gdalInfo(f).size;

@@ -5,9 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { GisWorkerClient } from '../../worker-host/GisWorkerClient.js';
-import { assertClose, e2eFixture, fixture, gdalCli, ogrSummary, skipReason, workerSuite } from '../testSupport.js';
-import { ogrRows, runAlgorithm } from './algorithmTestKit.js';
+import { assertClose, e2eFixture, fixture, gdalCli, ogrSummary, skipReason } from '../testSupport.js';
+import { algorithmSuite, ogrRows } from './algorithmTestKit.js';
 import { bandStats, gdalInfo, isTiledCompressedGeoTiff, pixels } from './rasterTestSupport.js';
 
 const ELEV = fixture('elev.tif');
@@ -15,8 +14,7 @@ const LANDSAT = fixture('L7_ETMs.tif');
 const LUX = e2eFixture('lux.shp');
 
 describe('zonal statistics and raster calculator in the worker', { skip: skipReason }, () => {
-  let client: GisWorkerClient;
-  const { out } = workerSuite((started) => (client = started));
+  const { out, run } = algorithmSuite();
 
   /** The statistics gdalwarp -cutline + gdalinfo -stats give for one canton (pixel centres inside). */
   function cutlineStats(name: string, allTouched = false): { count: number; sum: number; mean: number; min: number; max: number } {
@@ -31,7 +29,7 @@ describe('zonal statistics and raster calculator in the worker', { skip: skipRea
 
   test('zonal statistics of Luxembourg’s cantons equal gdalwarp -cutline + gdalinfo -stats', async () => {
     const zs = out('cantons.gpkg');
-    const result = await runAlgorithm(client, 'zonal_statistics', { zones: LUX, raster: ELEV }, `${zs}|layername=cantons`);
+    const result = await run('zonal_statistics', { zones: LUX, raster: ELEV }, `${zs}|layername=cantons`);
     assert.equal(result.featureCount, 12);
     assert.deepEqual(result.notes[0], 'Fields added: z_count, z_sum, z_mean, z_min, z_max');
     const info = ogrSummary(zs, 'cantons');
@@ -55,8 +53,7 @@ describe('zonal statistics and raster calculator in the worker', { skip: skipRea
     const luref = out('lux_2169.gpkg');
     gdalCli('ogr2ogr', ['-f', 'GPKG', '-t_srs', 'EPSG:2169', luref, LUX, '-nln', 'lux']);
     const zs = out('cantons_2169.gpkg');
-    await runAlgorithm(
-      client,
+    await run(
       'zonal_statistics',
       { zones: `${luref}|layername=lux`, raster: ELEV, stats: ['count', 'mean'], prefix: 'dem_' },
       `${zs}|layername=z`,
@@ -78,12 +75,7 @@ describe('zonal statistics and raster calculator in the worker', { skip: skipRea
 
   test('zonal statistics with all_touched equal gdalwarp -cutline with CUTLINE_ALL_TOUCHED', async () => {
     const zs = out('cantons_touched.gpkg');
-    await runAlgorithm(
-      client,
-      'zonal_statistics',
-      { zones: LUX, raster: ELEV, stats: ['count', 'mean'], all_touched: true },
-      `${zs}|layername=t`,
-    );
+    await run('zonal_statistics', { zones: LUX, raster: ELEV, stats: ['count', 'mean'], all_touched: true }, `${zs}|layername=t`);
     const rows = ogrRows(zs, 'SELECT NAME_2, z_count, z_mean FROM t');
     for (const name of ['Vianden', 'Capellen']) {
       const ref = cutlineStats(name, true);
@@ -97,21 +89,21 @@ describe('zonal statistics and raster calculator in the worker', { skip: skipRea
   test('zonal statistics: a zone off the raster gets count 0 and null statistics; clashing fields are refused', async () => {
     // NC counties lie far from Luxembourg: no pixel in any zone.
     const zs = out('nc_on_lux.gpkg');
-    const result = await runAlgorithm(client, 'zonal_statistics', { zones: fixture('nc.gpkg'), raster: ELEV }, `${zs}|layername=nc`);
+    const result = await run('zonal_statistics', { zones: fixture('nc.gpkg'), raster: ELEV }, `${zs}|layername=nc`);
     assert.match(result.notes.join(' '), /100 zone\(s\) hold no valid pixel/);
     const row = ogrRows(zs, "SELECT z_count, z_mean FROM nc WHERE NAME = 'Wake'")[0]!;
     assert.equal(row.z_count, '0');
     assert.equal(row.z_mean, null);
     // The output already has z_count …: a second run with the same prefix would clash.
     await assert.rejects(
-      runAlgorithm(client, 'zonal_statistics', { zones: `${zs}|layername=nc`, raster: ELEV }, `${out('clash.gpkg')}|layername=c`),
+      run('zonal_statistics', { zones: `${zs}|layername=nc`, raster: ELEV }, `${out('clash.gpkg')}|layername=c`),
       (err: Error) => /already has a field 'z_count'; choose another prefix/.test(err.message),
     );
   });
 
   test('raster calculator: NDVI of the Landsat scene equals gdal_calc.py’s', async () => {
     const ours = out('ndvi.tif');
-    const result = await runAlgorithm(client, 'raster_calculator', { inputs: [LANDSAT], expression: '(A4 - A3) / (A4 + A3)' }, ours);
+    const result = await run('raster_calculator', { inputs: [LANDSAT], expression: '(A4 - A3) / (A4 + A3)' }, ours);
     assert.match(result.notes[0]!, /349 × 352 pixels/);
     const ref = out('ndvi_ref.tif');
     gdalCli('gdal_calc.py', [
@@ -154,12 +146,7 @@ describe('zonal statistics and raster calculator in the worker', { skip: skipRea
 
   test('raster calculator: classes with where(); nodata in, nodata out; a finer raster aligned onto the first', async () => {
     const classes = out('classes.tif');
-    await runAlgorithm(
-      client,
-      'raster_calculator',
-      { inputs: [ELEV], expression: 'where(A1 > 400, 2, 1)', data_type: 'Byte', nodata: 0 },
-      classes,
-    );
+    await run('raster_calculator', { inputs: [ELEV], expression: 'where(A1 > 400, 2, 1)', data_type: 'Byte', nodata: 0 }, classes);
     const hist = JSON.parse(gdalCli('gdalinfo', ['-json', '-hist', classes])).bands[0].histogram as { buckets: number[] };
     const high = out('high.tif');
     gdalCli('gdal_calc.py', ['--quiet', '-A', ELEV, '--calc', 'A > 400', '--type', 'Byte', '--NoDataValue', '255', '--outfile', high]);
@@ -178,7 +165,7 @@ describe('zonal statistics and raster calculator in the worker', { skip: skipRea
     const gt = gdalInfo(ELEV).geoTransform;
     gdalCli('gdalwarp', ['-q', '-tr', String(gt[1]! / 3), String(Math.abs(gt[5]!) / 3), '-r', 'near', ELEV, fine]);
     const diff = out('diff.tif');
-    const result = await runAlgorithm(client, 'raster_calculator', { inputs: [ELEV, fine], expression: 'A1 - B1' }, diff);
+    const result = await run('raster_calculator', { inputs: [ELEV, fine], expression: 'A1 - B1' }, diff);
     assert.match(result.notes.join(' '), /Input B was resampled \(nearest\)/);
     const d = bandStats(diff);
     assert.deepEqual([d.min, d.max], [0, 0]);
@@ -186,9 +173,8 @@ describe('zonal statistics and raster calculator in the worker', { skip: skipRea
   });
 
   test('raster calculator refuses a band the input does not have', async () => {
-    await assert.rejects(
-      runAlgorithm(client, 'raster_calculator', { inputs: [ELEV], expression: 'A2 * 2' }, out('bad.tif')),
-      (err: Error) => /A2: .*elev\.tif \(input A\) has 1 band/.test(err.message),
+    await assert.rejects(run('raster_calculator', { inputs: [ELEV], expression: 'A2 * 2' }, out('bad.tif')), (err: Error) =>
+      /A2: .*elev\.tif \(input A\) has 1 band/.test(err.message),
     );
   });
 });

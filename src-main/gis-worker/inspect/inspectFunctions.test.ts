@@ -75,6 +75,12 @@ describe('inspect worker functions', { skip: skipReason }, () => {
     client.dispose();
     tmp.cleanup();
   });
+  /** inspect.query_features with an attribute filter and no geometry, its total_count checked against ogrinfo -where. */
+  async function queryWhere(source: string, layer: string, where: string, fields: string[]): Promise<Obj> {
+    const r = await call('inspect.query_features', { source, where, fields, include_geometry: false });
+    assert.equal(r.total_count, ogrSummary(source, layer, ['-where', where]).featureCount);
+    return r;
+  }
 
   test('layer details: elev.tif band statistics match gdalinfo -stats; scot_BNG is EPSG:27700 in metres', async () => {
     const elev = await call('inspect.layer_details', { source: fixture('elev.tif') });
@@ -108,14 +114,7 @@ describe('inspect worker functions', { skip: skipReason }, () => {
   });
 
   test('query features: attribute filter count agrees with ogrinfo -where; fields subset; limit truncates', async () => {
-    const where = "continent = 'Africa' AND pop > 50000000";
-    const r = await call('inspect.query_features', {
-      source: own('world.gpkg'),
-      where,
-      fields: ['name_long', 'pop'],
-      include_geometry: false,
-    });
-    assert.equal(r.total_count, ogrSummary(own('world.gpkg'), 'world', ['-where', where]).featureCount);
+    const r = await queryWhere(own('world.gpkg'), 'world', "continent = 'Africa' AND pop > 50000000", ['name_long', 'pop']);
     assert.equal(r.returned, r.total_count);
     assert.ok(r.features.some((f: Obj) => f.properties.name_long === 'Nigeria'));
     assert.deepEqual(Object.keys(r.features[0].properties), ['name_long', 'pop']);
@@ -182,14 +181,7 @@ describe('inspect worker functions', { skip: skipReason }, () => {
   });
 
   test('a Shapefile with non-ASCII field names: fields read as UTF-8 and usable in filters', async () => {
-    const where = '"población" > 100000000';
-    const r = await call('inspect.query_features', {
-      source: own('sudamerica.shp'),
-      where,
-      fields: ['país', 'población'],
-      include_geometry: false,
-    });
-    assert.equal(r.total_count, ogrSummary(own('sudamerica.shp'), 'sudamerica', ['-where', where]).featureCount);
+    const r = await queryWhere(own('sudamerica.shp'), 'sudamerica', '"población" > 100000000', ['país', 'población']);
     assert.deepEqual(
       r.features.map((f: Obj) => f.properties['país']),
       ['Brazil'],

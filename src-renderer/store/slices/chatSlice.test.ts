@@ -2,21 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ChatMessage } from '../../../src-shared/domain/chat.js';
 import { createAppStore } from '../appStore.js';
+import { messageTexts, testMessage } from '../testing/chatFixtures.js';
 import { makeSelectMessageWindow } from './chatSlice.js';
 
-const msg = (id: string, seq: number, text = id, role: ChatMessage['role'] = 'assistant'): ChatMessage => ({
-  id,
-  conversationId: 'c1',
-  seq,
-  role,
-  text,
-  createdAt: '2025-01-01T00:00:00Z',
-});
-const many = (n: number, from = 0) => Array.from({ length: n }, (_, i) => msg(`m${from + i}`, from + i));
+const many = (n: number, from = 0) => Array.from({ length: n }, (_, i) => testMessage(`m${from + i}`, from + i));
 
 /** A message whose `seq` reads are counted: the work of keeping the order, observed. */
 function counted(id: string, seq: number, counter: { reads: number }): ChatMessage {
-  const base = msg(id, seq);
+  const base = testMessage(id, seq);
   return Object.defineProperty(base, 'seq', {
     enumerable: true,
     get() {
@@ -26,12 +19,6 @@ function counted(id: string, seq: number, counter: { reads: number }): ChatMessa
   });
 }
 
-/** The chat as the person sees it: texts in display order. */
-const texts = (store: ReturnType<typeof createAppStore>) => {
-  const s = store.getState();
-  return s.messageIds.map((id) => s.messagesById[id]!.text);
-};
-
 describe('chat slice does work linear in the conversation, not quadratic', () => {
   it('an upsert or a delta copies nothing else: containers and every other message keep their identity', () => {
     const store = createAppStore();
@@ -40,8 +27,8 @@ describe('chat slice does work linear in the conversation, not quadratic', () =>
     const others = before.messageIds.map((id) => before.messagesById[id]);
     const { messageIds, messagesById } = before;
 
-    store.getState().upsertMessage(msg('m10', 10, 'edited')); // same seq: replaced in place
-    store.getState().upsertMessage(msg('new', 5000, '')); // appended
+    store.getState().upsertMessage(testMessage('m10', 10, 'edited')); // same seq: replaced in place
+    store.getState().upsertMessage(testMessage('new', 5000, '')); // appended
     store.getState().appendDelta('new', 'streamed');
     store.getState().appendDelta('placeholder', 'first words'); // an unknown id starts a placeholder
 
@@ -53,7 +40,7 @@ describe('chat slice does work linear in the conversation, not quadratic', () =>
     }
     assert.notEqual(after.messagesById['m10'], others[10], 'the edited message is a new object (its subscribers re-render)');
     assert.equal(after.messagesById['m10']!.text, 'edited');
-    assert.deepEqual(texts(store).slice(-3), ['m4999', 'streamed', 'first words']);
+    assert.deepEqual(messageTexts(store).slice(-3), ['m4999', 'streamed', 'first words']);
     assert.equal(after.messageIdsVersion, before.messageIdsVersion + 2, 'two messages were added; edits and deltas do not move ids');
   });
 
@@ -97,7 +84,7 @@ describe('chat slice does work linear in the conversation, not quadratic', () =>
     store.getState().appendDelta('m999', ' more');
     store.getState().setRun({ runId: 'r', status: 'running' });
     assert.equal(select(store.getState(), 800), first, 'a delta or another slice changing does not re-slice');
-    store.getState().upsertMessage(msg('m1000', 1000));
+    store.getState().upsertMessage(testMessage('m1000', 1000));
     const second = select(store.getState(), 800);
     assert.notEqual(second, first);
     assert.deepEqual(second.slice(-2), ['m999', 'm1000']);
@@ -122,7 +109,7 @@ function referenceOrder(ops: Op[]): string[] {
   for (const op of ops) {
     if (op.kind === 'upsert') insert(op.message);
     else if (byId[op.id]) byId[op.id] = { ...byId[op.id]!, text: byId[op.id]!.text + op.delta };
-    else insert({ ...msg(op.id, ids.length ? byId[ids.at(-1)!]!.seq + 1 : 0, op.delta), conversationId: '' });
+    else insert({ ...testMessage(op.id, ids.length ? byId[ids.at(-1)!]!.seq + 1 : 0, op.delta), conversationId: '' });
   }
   return ids.map((id) => `${id}:${byId[id]!.seq}:${byId[id]!.text}`);
 }
@@ -141,7 +128,7 @@ describe('chat slice keeps the order the previous algorithm gave', () => {
       for (let i = 0; i < 300; i += 1) {
         const id = `m${random(60)}`;
         if (random(4) === 0) ops.push({ kind: 'delta', id, delta: String(random(10)) });
-        else ops.push({ kind: 'upsert', message: msg(id, random(40), `t${i}`) });
+        else ops.push({ kind: 'upsert', message: testMessage(id, random(40), `t${i}`) });
       }
       const store = createAppStore();
       // Half the rounds start from an opened conversation, as after project/get.
