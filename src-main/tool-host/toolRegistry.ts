@@ -22,9 +22,47 @@ const ID = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
 export class ToolRegistry {
   private readonly byId = new Map<string, RegisteredTool>();
   private readonly byWire = new Map<string, RegisteredTool>();
+  /** Tools that come and go at run time (a plugin version's), by group; the built-in ones have none. */
+  private readonly groups = new Map<string, string[]>();
 
   constructor(defs: readonly ToolDefinition[]) {
     for (const def of defs) this.register(def);
+  }
+
+  /**
+   * Replaces the tools of one group (a plugin version) at once: the new declarations are all
+   * checked first, on a copy, so a broken one leaves the registry as it was and comes back as
+   * the reason. An empty list removes the group. Effective for the next request and lookup.
+   */
+  setGroup(group: string, defs: readonly ToolDefinition[]): { ok: true } | { ok: false; reason: string } {
+    const trial = new ToolRegistry([]);
+    for (const t of this.all()) if (!this.groups.get(group)?.includes(t.def.id)) trial.adopt(t);
+    try {
+      for (const def of defs) trial.register(def);
+    } catch (err) {
+      return { ok: false, reason: err instanceof Error ? err.message : String(err) };
+    }
+    for (const id of this.groups.get(group) ?? []) this.forget(id);
+    for (const def of defs) this.adopt(trial.byId.get(def.id)!);
+    if (defs.length)
+      this.groups.set(
+        group,
+        defs.map((d) => d.id),
+      );
+    else this.groups.delete(group);
+    return { ok: true };
+  }
+
+  private adopt(entry: RegisteredTool): void {
+    this.byId.set(entry.def.id, entry);
+    this.byWire.set(entry.wireName, entry);
+  }
+
+  private forget(id: string): void {
+    const entry = this.byId.get(id);
+    if (!entry) return;
+    this.byId.delete(id);
+    this.byWire.delete(entry.wireName);
   }
 
   private register(def: ToolDefinition): void {
@@ -61,9 +99,7 @@ export class ToolRegistry {
       )
       .digest('hex')
       .slice(0, 16);
-    const entry: RegisteredTool = { def, wireName: wire, inputSchema, definitionHash };
-    this.byId.set(def.id, entry);
-    this.byWire.set(wire, entry);
+    this.adopt({ def, wireName: wire, inputSchema, definitionHash });
   }
 
   /** By id (`layers.load`) or wire name (`layers_load`). */
