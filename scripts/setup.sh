@@ -21,7 +21,8 @@ if [[ $os == Linux && -r /etc/os-release ]]; then
   case "${ID:-}:${ID_LIKE:-}" in
     debian:*|ubuntu:*|*:*debian*)
       # fonts-dejavu-core + fontconfig: the label glyphs (scripts/build-glyphs.ts, assets/glyphs/SOURCES.md).
-      pkgs=(libgdal-dev gdal-bin build-essential python3 ca-certificates fonts-dejavu-core fontconfig)
+      # bubblewrap: the sandbox of plugin commands (src-main/plugins/executors/bwrapSandbox.ts).
+      pkgs=(libgdal-dev gdal-bin build-essential python3 ca-certificates fonts-dejavu-core fontconfig bubblewrap)
       # Debian ships Chromium as a deb; Ubuntu's `chromium` is a snap wrapper, so tests there
       # need MAPWRIGHT_CHROMIUM pointing at a Chrome/Chromium binary.
       if [[ ${ID} == debian ]]; then pkgs+=(chromium); fi
