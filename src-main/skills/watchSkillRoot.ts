@@ -7,13 +7,14 @@ export interface RootWatcher {
 }
 
 /**
- * Calls `onChange` on any change under a skills folder (SKILL.md files and references).
+ * Calls `onChange` on any change under a skills folder (SKILL.md files and references) or a
+ * plugins folder (which passes `ignore` for bulky subfolders such as node_modules).
  * A folder that does not exist yet is waited for by watching its parent alone (depth 0), so
  * watching `skills/` beside a project never means watching the whole folder it sits in; a
  * missing parent is not watched at all. Not `persistent`: watching skills never keeps the
  * process alive on its own (the host's server or window does).
  */
-export async function watchSkillRoot(root: string, onChange: () => void): Promise<RootWatcher> {
+export async function watchSkillRoot(root: string, onChange: () => void, options: { ignore?: RegExp } = {}): Promise<RootWatcher> {
   const dir = resolve(root);
   let current: FSWatcher | null = null;
   let closed = false;
@@ -25,7 +26,7 @@ export async function watchSkillRoot(root: string, onChange: () => void): Promis
       ignoreInitial: true,
       persistent: false,
       depth: 3,
-      ignored: (p) => /(^|[/\\])\.[^/\\]/.test(p.slice(dir.length)),
+      ignored: (p) => /(^|[/\\])\.[^/\\]/.test(p.slice(dir.length)) || (options.ignore?.test(p.slice(dir.length)) ?? false),
     });
     w.on('all', (event, path) => {
       if (event === 'unlinkDir' && resolve(path) === dir) {
