@@ -82,7 +82,7 @@ export const app = {
   productName: 'Mapwright',
   main: 'dist/main/electron-main.cjs',
   /** Besides the production dependencies, which packagers add themselves. */
-  files: ['package.json', 'dist/**', 'assets/**', 'skills/**', '.electron-native/**'],
+  files: ['package.json', 'dist/**', 'assets/**', 'skills/**', 'plugins/**', '.electron-native/**'],
   /** Native code cannot be loaded from inside an asar archive. */
   asarUnpack: ['.electron-native/**', 'node_modules/better-sqlite3/**', 'node_modules/gdal-async/**'],
 };

@@ -5,6 +5,7 @@ import { ChatDock } from './components/ChatDock.js';
 import { LayerPanel } from './components/LayerPanel.js';
 import { MapLegend } from './components/MapLegend.js';
 import { MapView } from './components/MapView.js';
+import { PluginsPanel } from './components/PluginsPanel.js';
 import { SettingsPanel } from './components/SettingsPanel.js';
 import { StatusBar } from './components/StatusBar.js';
 import { useLayerRemovalCleanup } from './store/useLayerRemovalCleanup.js';
@@ -26,6 +27,8 @@ export function App() {
         <ChatDock />
       </div>
       <StatusBar />
+      {/* Before the audit log: opened after it, the audit log's drawer lies on top. */}
+      <PluginsPanel />
       <AuditPanel />
       <SettingsPanel />
       <ApprovalDialog />

@@ -276,6 +276,22 @@ export class AppDriver {
     return (await this.auditEntries()).map((e) => e.toolId);
   }
 
+  /**
+   * Waits until the tool card of the call named `wireName` (`namespace_name`) reaches `status`
+   * (`ok`, `error`, `rejected`…) and returns its text.
+   */
+  async waitForToolCard(wireName: string, status: string, timeout = 20_000): Promise<string> {
+    const card = this.page.locator('[data-testid="chat-message"][data-role="tool"]').filter({ hasText: wireName }).last();
+    await card.waitFor({ timeout });
+    await this.poll(
+      () => card.getByTestId('tool-card-status').getAttribute('data-status'),
+      (s) => s === status,
+      timeout,
+      (s) => `the ${wireName} card is ${s}, not ${status}`,
+    );
+    return card.innerText();
+  }
+
   async messages(): Promise<{ role: string; text: string }[]> {
     return this.page
       .getByTestId('chat-message')

@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedModelServer } from '../model-server/scriptedModelServer.js';
@@ -8,6 +8,7 @@ import { AppDriver } from './appDriver.js';
 import { AttributeTableDriver } from './attributeTableDriver.js';
 import { launchBrowser } from './browser.js';
 import { ConversationDriver } from './conversationDriver.js';
+import { PluginsDriver } from './pluginsDriver.js';
 import { startWebHost, type RunningHost } from './webHost.js';
 
 /** A page on the app, with its map loaded, and the drivers that speak to it. */
@@ -16,6 +17,7 @@ export interface OpenedApp {
   app: AppDriver;
   table: AttributeTableDriver;
   conversations: ConversationDriver;
+  plugins: PluginsDriver;
 }
 
 /** What a spec file shares across its tests: the session's model and one opened page. */
@@ -38,6 +40,11 @@ export interface AppSession {
   restartHost(): Promise<RunningHost>;
   /** Restarts the host and opens `app`'s page on it again. */
   restartHostAndReopen(app: AppDriver): Promise<void>;
+  /**
+   * Copies a plugin folder into `<home>/plugins/<folder>` while the app runs, as a person would;
+   * it appears there whole (copied beside, then renamed in). Returns the installed folder.
+   */
+  installPlugin(source: string, folder?: string): string;
 }
 
 /** A new page in `browser` at the desktop size the specs use, opened on `url` with its map loaded. */
@@ -46,7 +53,13 @@ export async function openAppIn(browser: Browser, url: string, beforeOpen?: (pag
   beforeOpen?.(page);
   const app = new AppDriver(page);
   await app.open(url);
-  return { page, app, table: new AttributeTableDriver(page), conversations: new ConversationDriver(page) };
+  return {
+    page,
+    app,
+    table: new AttributeTableDriver(page),
+    conversations: new ConversationDriver(page),
+    plugins: new PluginsDriver(page),
+  };
 }
 
 /**
@@ -83,6 +96,15 @@ export function useAppSession(options: { configureModel?: boolean; homePrefix?: 
   };
   session.restartHostAndReopen = async (app) => {
     await app.open((await session.restartHost()).url);
+  };
+  session.installPlugin = (source, folder = basename(source)) => {
+    const staging = mkdtempSync(join(session.home, '.plugin-copy-'));
+    const target = join(session.home, 'plugins', folder);
+    cpSync(source, join(staging, folder), { recursive: true });
+    mkdirSync(join(session.home, 'plugins'), { recursive: true });
+    renameSync(join(staging, folder), target);
+    rmSync(staging, { recursive: true, force: true });
+    return target;
   };
   return session;
 }

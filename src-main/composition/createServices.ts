@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { methods, type Emit, type MethodHandlers } from '../../src-shared/bridge/contract.js';
 import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { METHOD_NAMES, type MethodName } from '../../src-shared/bridge/names.js';
@@ -16,6 +16,7 @@ import { TileCache } from './tileCache.js';
 import { createToolHost } from './createToolHost.js';
 import { createAttributeHandlers } from './attributeHandlers.js';
 import type { Services, ServicesOptions } from './services.js';
+import { PluginHost } from '../plugins/pluginHost.js';
 
 const VERSION = '0.1.0';
 
@@ -57,6 +58,21 @@ export async function createServices(options: ServicesOptions): Promise<Services
     send: (text) => void runner?.send(text),
     extraTools: [createLoadSkillTool(skills) as unknown as ToolDefinition],
   });
+  // Plugins become tools of the same registry, hot; the person's private files stay hidden
+  // from their commands (the sandbox masks them), the outputs and the sources stay readable.
+  const plugins = new PluginHost({
+    home: options.home,
+    projectPath: store.info.path,
+    builtInDir: join(options.assetsDir, '..', 'plugins'),
+    registry: tools.registry,
+    tools: {
+      outputsDir: () => outputsDirOf(store.info.path),
+      hidePaths: () => privatePaths.toJSON().roots,
+      readPaths: () => [outputsDirOf(store.info.path), ...new Set(store.layers.list().map((l) => dirname(l.source)))],
+    },
+    changed: (list) => emit('plugins/changed', { plugins: list }),
+  });
+  void plugins.watch().catch((err: unknown) => console.error('[plugins] watching failed:', err));
   const conversations = createConversationLayer({
     store,
     emit,
@@ -113,6 +129,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     ...conversations.handlers,
     ...models.handlers,
     ...createAttributeHandlers(store, worker, egress),
+    'plugins/list': async () => ({ plugins: plugins.list() }),
   };
 
   let closed = false;
@@ -147,6 +164,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
       runner.stop();
       tools.approvals.rejectAll('the app is closing');
       await conversations.close();
+      await plugins.close();
       worker.dispose();
       await egress.close();
       store.close();

@@ -25,6 +25,16 @@ describe('approval policy', () => {
     assert.equal(decideApproval({ ...base, mode: 'auto', def: tool('destructive') }).kind, 'ask');
     assert.deepEqual(decideApproval({ ...base, mode: 'auto', def: tool('read', { network: true }) }), { kind: 'ask', rememberable: false });
   });
+  it('critical risk (a plugin declares it) always asks and is never remembered, even granted, in Auto, or from the GUI', () => {
+    const critical = tool('write', { riskLevel: 'critical' });
+    for (const input of [base, { ...base, mode: 'auto' as const }, { ...base, granted: true }, { ...base, caller: 'user' as const }]) {
+      assert.deepEqual(decideApproval({ ...input, def: critical }), { kind: 'ask', rememberable: false });
+    }
+    assert.deepEqual(decideApproval({ ...base, mode: 'auto', def: tool('write', { riskLevel: 'high' }) }), {
+      kind: 'run',
+      decision: 'auto',
+    });
+  });
   it('Plan: only reads run for the model', () => {
     assert.equal(decideApproval({ ...base, mode: 'plan', def: tool('write') }).kind, 'refuse');
     assert.equal(decideApproval({ ...base, mode: 'plan', def: tool('read') }).kind, 'run');

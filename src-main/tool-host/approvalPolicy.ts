@@ -21,7 +21,7 @@ export interface PolicyInput {
 /**
  * Who must say yes before a call runs. Risk comes from the tool's declaration, never from
  * the model (DESIGN §4): read runs at once (unless reads ask); write asks, unless granted for
- * the session or in Auto mode; destructive and network calls always ask and are never
+ * the session or in Auto mode; destructive, `critical` and network calls always ask and are never
  * remembered — a call is network when the tool says so or when a source it names is (read
  * tools included), and Plan mode refuses it. The person's own GUI actions are their approval,
  * except destructive ones and those carrying a path or SQL text from the renderer, which is
@@ -52,7 +52,7 @@ export function decideApproval({
       message: `Plan mode: ${def.id} would reach the network (${networkOrigins.join(', ') || 'a network tool'}), so it is not run now. Describe it as a step of your plan instead.`,
     };
   }
-  if (def.safety === 'destructive' || network) return { kind: 'ask', rememberable: false };
+  if (def.safety === 'destructive' || def.riskLevel === 'critical' || network) return { kind: 'ask', rememberable: false };
   if (caller === 'user') return unverifiedGuiInput ? { kind: 'ask', rememberable: false } : { kind: 'run', decision: 'user_action' };
   if (def.safety === 'read') return askForReads ? { kind: 'ask', rememberable: true } : { kind: 'run', decision: 'not_needed' };
   if (granted) return { kind: 'run', decision: 'granted' };

@@ -95,6 +95,8 @@ export class ToolRegistry {
           def.network ?? false,
           def.caller ?? 'user_and_model',
           def.exec,
+          // Only where declared, so built-in tools keep their hashes (and the grants tied to them).
+          ...(def.riskLevel ? [def.riskLevel] : []),
         ]),
       )
       .digest('hex')

@@ -5,6 +5,7 @@ import { selectRunStatus } from '../store/slices/runSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import { AuditOpenButton } from './AuditPanel.js';
 import { ModeSelect } from './ModeSelect.js';
+import { PluginsOpenButton } from './PluginsPanel.js';
 import { SettingsOpenButton } from './SettingsPanel.js';
 import { StatusProgress } from './StatusProgress.js';
 
@@ -45,6 +46,7 @@ export function StatusBar() {
       <span className="status-bar__spacer" />
       <ModeSelect />
       <AuditOpenButton />
+      <PluginsOpenButton />
       <span
         className="status-bar__item status-bar__model"
         title={model?.help ?? undefined}

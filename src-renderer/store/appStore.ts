@@ -7,6 +7,7 @@ import { createChatSlice } from './slices/chatSlice.js';
 import { createConversationsSlice } from './slices/conversationsSlice.js';
 import { createLayersSlice } from './slices/layersSlice.js';
 import { createMapSlice } from './slices/mapSlice.js';
+import { createPluginsSlice } from './slices/pluginsSlice.js';
 import { createPolicySlice } from './slices/policySlice.js';
 import { createProgressSlice } from './slices/progressSlice.js';
 import { createReasoningSlice } from './slices/reasoningSlice.js';
@@ -34,6 +35,7 @@ export function createAppStore(): AppStore {
         ...createAuditSlice(...a),
         ...createSettingsSlice(...a),
         ...createReasoningSlice(...a),
+        ...createPluginsSlice(...a),
       }),
       // Off unless the Redux DevTools extension is there: no console noise in the shipped app.
       { name: 'mapwright', enabled: typeof window !== 'undefined' && '__REDUX_DEVTOOLS_EXTENSION__' in window },

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { EventName, EventPayload, MethodName, Result } from '../../src-shared/bridge/contract.js';
 import { EVENT_NAMES } from '../../src-shared/bridge/names.js';
+import type { PluginInfo } from '../../src-shared/bridge/pluginContract.js';
 import type { ConnectionListener, ConnectionState, RendererBridge } from '../bridge/bridgeTypes.js';
 import { createAppStore } from './appStore.js';
 import { syncStoreWithBridge } from './bridgeSync.js';
@@ -25,6 +26,7 @@ function fakeBridge(snapshot: () => Result<'project/get'>) {
       if (method === 'policy/get')
         return { policy: { mode: 'plan', askForReads: true, grants: [] }, undo: { undo: null, revertTurn: null } } as Result<M>;
       if (method === 'conversations/list') return { conversations: [], currentId: snapshot().conversationId } as Result<M>;
+      if (method === 'plugins/list') return { plugins: [plugin('hello', '1.0.0')] } as Result<M>;
       return (method === 'app/info' ? info : snapshot()) as Result<M>;
     },
     on<E extends EventName>(name: E, listener: (p: EventPayload<E>) => void) {
@@ -51,6 +53,22 @@ function snapshot(text: string): Result<'project/get'> {
     messages: [{ id: 'm1', conversationId: 'c1', seq: 1, role: 'user', text, createdAt: 'x' }],
     run: { runId: null, status: 'idle' },
     pendingApprovals: [],
+  };
+}
+
+function plugin(namespace: string, version: string): PluginInfo {
+  return {
+    id: `${namespace}@${version}`,
+    namespace,
+    version,
+    name: namespace,
+    description: '',
+    origin: 'built-in',
+    dir: `/plugins/${namespace}`,
+    state: 'available',
+    reasons: [],
+    tools: [],
+    sandboxed: null,
   };
 }
 
@@ -127,6 +145,38 @@ describe('syncStoreWithBridge', () => {
     assert.equal(store.getState().progressByCallId['call-1'], undefined);
     fake.emit('undo/changed', { undo: { summary: 'resample on elev', toolId: 'processing.run' }, revertTurn: { changes: 1 } });
     assert.equal(store.getState().undo.undo?.summary, 'resample on elev');
+  });
+
+  it('loads the plugin list and replaces it when main says the plugins changed', async () => {
+    const store = createAppStore();
+    const fake = fakeBridge(() => snapshot('x'));
+    syncStoreWithBridge(fake.bridge, store);
+    assert.equal(store.getState().pluginsLoaded, false);
+    await settle();
+    assert.deepEqual(
+      store.getState().plugins.map((p) => p.id),
+      ['hello@1.0.0'],
+    );
+    fake.emit('plugins/changed', { plugins: [plugin('hello', '1.0.0'), plugin('stamp', '0.2.0')] });
+    assert.deepEqual(
+      store.getState().plugins.map((p) => p.id),
+      ['hello@1.0.0', 'stamp@0.2.0'],
+    );
+  });
+
+  it('a plugin list that fails to load leaves the project loaded', async () => {
+    const store = createAppStore();
+    const fake = fakeBridge(() => snapshot('x'));
+    const call = fake.bridge.call.bind(fake.bridge);
+    fake.bridge.call = (async (method: MethodName, params: never) => {
+      if (method === 'plugins/list') throw new Error('no such method');
+      return call(method, params);
+    }) as RendererBridge['call'];
+    syncStoreWithBridge(fake.bridge, store);
+    await settle();
+    assert.equal(store.getState().project?.name, 'Demo');
+    assert.equal(store.getState().loadError, null);
+    assert.equal(store.getState().pluginsError, 'no such method');
   });
 
   it('re-fetches state after a reconnect', async () => {

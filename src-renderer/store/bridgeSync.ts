@@ -37,6 +37,7 @@ const eventHandlers: { [E in EventName]: (state: AppState, payload: EventPayload
   'tool/progress': (s, progress) => s.reportProgress(progress),
   // Answered by MapView's useRendererQueries, the map's one owner; nothing to keep here.
   'renderer/query-requested': () => {},
+  'plugins/changed': (s, { plugins }) => s.setPlugins(plugins),
 };
 
 function subscribe<E extends EventName>(bridge: RendererBridge, store: AppStore, name: E): () => void {
@@ -53,6 +54,7 @@ export function syncStoreWithBridge(bridge: RendererBridge, store: AppStore): ()
 
   async function load(): Promise<void> {
     const mine = ++generation;
+    void loadPlugins(mine);
     try {
       const [info, snapshot, policy] = await Promise.all([
         bridge.call('app/info', {}),
@@ -71,6 +73,16 @@ export function syncStoreWithBridge(bridge: RendererBridge, store: AppStore): ()
     } catch (error) {
       if (mine !== generation) return;
       store.getState().setLoadError(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** Apart from the project: a plugin list that fails to load must not keep the project from showing. */
+  async function loadPlugins(mine: number): Promise<void> {
+    try {
+      const { plugins } = await bridge.call('plugins/list', {});
+      if (mine === generation) store.getState().setPlugins(plugins);
+    } catch (error) {
+      if (mine === generation) store.getState().pluginsFailed(error instanceof Error ? error.message : String(error));
     }
   }
 

@@ -6,6 +6,7 @@ import type { ChatSlice } from './slices/chatSlice.js';
 import type { ConversationsSlice } from './slices/conversationsSlice.js';
 import type { LayersSlice } from './slices/layersSlice.js';
 import type { MapSlice } from './slices/mapSlice.js';
+import type { PluginsSlice } from './slices/pluginsSlice.js';
 import type { PolicySlice } from './slices/policySlice.js';
 import type { ProgressSlice } from './slices/progressSlice.js';
 import type { RunSlice } from './slices/runSlice.js';
@@ -25,7 +26,9 @@ export type AppState = AppInfoSlice &
   AuditSlice &
   // Model settings and live reasoning (issue 5).
   SettingsSlice &
-  ReasoningSlice;
+  ReasoningSlice &
+  // The Plugins panel (issue 12).
+  PluginsSlice;
 
 /** A slice sees the whole state and names every action (`set(…, false, 'chat/appendDelta')`). */
 export type SliceCreator<Slice> = StateCreator<AppState, [['zustand/devtools', never]], [], Slice>;

@@ -7,6 +7,7 @@ import { conversationEvents, conversationMethods } from './conversationContract.
 import { settingsEvents, settingsMethods } from './settingsContract.js';
 import { toolLayerEvents, toolLayerMethods } from './toolLayerContract.js';
 import { attributeMethods } from './attributeContract.js';
+import { pluginEvents, pluginMethods } from './pluginContract.js';
 
 /**
  * The one contract between the renderer and main (DESIGN §1). Main parses every request
@@ -63,6 +64,7 @@ export const methods = {
   ...conversationMethods,
   ...toolLayerMethods,
   ...attributeMethods,
+  ...pluginMethods,
 } satisfies Record<MethodName, { params: z.ZodType; result: z.ZodType }>;
 
 export const events = {
@@ -76,6 +78,7 @@ export const events = {
   ...settingsEvents,
   ...conversationEvents,
   ...toolLayerEvents,
+  ...pluginEvents,
 } satisfies Record<EventName, z.ZodType>;
 
 export type Methods = typeof methods;

@@ -18,6 +18,8 @@ const CONVERSATION_METHODS = [
 const TOOL_LAYER_METHODS = ['renderer/answer', 'audit/list', 'policy/get'] as const;
 /** Attribute table pages and features by id (attributeContract.ts). */
 const ATTRIBUTE_METHODS = ['layers/rows', 'layers/features', 'layers/select-ids'] as const;
+/** The Plugins panel (pluginContract.ts). */
+const PLUGIN_METHODS = ['plugins/list'] as const;
 
 export const METHOD_NAMES = [
   ...CORE_METHODS,
@@ -25,6 +27,7 @@ export const METHOD_NAMES = [
   ...CONVERSATION_METHODS,
   ...TOOL_LAYER_METHODS,
   ...ATTRIBUTE_METHODS,
+  ...PLUGIN_METHODS,
 ] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];
 
@@ -41,5 +44,7 @@ const SETTINGS_EVENTS = ['assistant/reasoning-delta', 'settings/changed'] as con
 const CONVERSATION_EVENTS = ['conversations/changed', 'conversations/opened'] as const;
 const TOOL_LAYER_EVENTS = ['policy/changed', 'undo/changed', 'tool/progress', 'renderer/query-requested'] as const;
 
-export const EVENT_NAMES = [...CORE_EVENTS, ...SETTINGS_EVENTS, ...CONVERSATION_EVENTS, ...TOOL_LAYER_EVENTS] as const;
+const PLUGIN_EVENTS = ['plugins/changed'] as const;
+
+export const EVENT_NAMES = [...CORE_EVENTS, ...SETTINGS_EVENTS, ...CONVERSATION_EVENTS, ...TOOL_LAYER_EVENTS, ...PLUGIN_EVENTS] as const;
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -81,6 +81,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, H extends Handl
   notice?(data: unknown): string | null;
   // permission
   safety: Safety;
+  /**
+   * How costly a failure or a mistake is (plugins declare it; built-in tools leave it out):
+   * `critical` always asks and is never remembered, even in Auto.
+   */
+  riskLevel?: 'low' | 'medium' | 'high' | 'critical';
   network?: boolean;
   caller?: CallerPolicy;
   /**

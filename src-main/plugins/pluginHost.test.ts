@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { ToolRegistry } from '../tool-host/toolRegistry.js';
+import { PluginHost } from './pluginHost.js';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BUILT_IN = path.join(REPO, 'plugins');
+
+async function waitFor(what: string, ok: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('plugin host: plugins become tools of the registry, hot', () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'mapwright-plugin-host-'));
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  function host(name: string) {
+    const home = path.join(root, name, 'home');
+    const projectPath = path.join(root, name, 'project', 'project.mapwright');
+    mkdirSync(path.dirname(projectPath), { recursive: true });
+    const registry = new ToolRegistry([]);
+    const pushed: number[] = [];
+    const plugins = new PluginHost({
+      home,
+      projectPath,
+      builtInDir: BUILT_IN,
+      registry,
+      tools: { outputsDir: () => path.join(root, name, 'outputs'), hidePaths: () => [], readPaths: () => [] },
+      changed: (list) => pushed.push(list.length),
+      debounceMs: 50,
+    });
+    return { home, projectPath, registry, plugins, pushed };
+  }
+
+  it('the built-in hello plugin is listed available and its tool registered; the tool runs its command', async () => {
+    const { registry, plugins } = host('builtin');
+    assert.deepEqual(
+      plugins.list().find((p) => p.id === 'hello@1.0.0')?.reasons,
+      ['its self-tests are running'],
+      'not offered before its cases pass',
+    );
+    await waitFor('hello to pass its self-test', () => plugins.list().find((p) => p.id === 'hello@1.0.0')?.state === 'available');
+    const hello = plugins.list().find((p) => p.id === 'hello@1.0.0');
+    assert.equal(hello?.state, 'available', JSON.stringify(hello?.reasons));
+    const tool = registry.find('hello_greet');
+    assert.ok(tool, 'offered under its wire name');
+    assert.equal(tool.def.safety, 'read');
+    const ctx = { handles: {}, caller: 'model' as const, signal: new AbortController().signal, progress: () => {} };
+    const out = (await tool.def.execute({ name: 'World' }, ctx as never)) as { stdout: string };
+    assert.equal(out.stdout, 'Hello, World!\n');
+    await plugins.close();
+  });
+
+  it('a plugin whose executor this build cannot run is unavailable with the reason, and not registered', async () => {
+    const { home, registry, plugins } = host('unrunnable');
+    const dir = path.join(home, 'plugins', 'remote');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      path.join(dir, 'plugin.yaml'),
+      [
+        'namespace: remote',
+        'version: 0.1.0',
+        'name: Remote',
+        'description: A tool served by an MCP server.',
+        'author: Test',
+        'requires: [net]',
+        'tools:',
+        '  - name: ask',
+        '    title: Ask',
+        '    group: Test',
+        '    icon: cog',
+        '    description: Asks an MCP server.',
+        '    safety: read',
+        '    network: true',
+        '    executor: { type: mcp, url: "https://example.com/mcp" }',
+      ].join('\n'),
+    );
+    await plugins.close();
+    const again = new PluginHost({
+      home,
+      projectPath: path.join(root, 'unrunnable', 'p.mapwright'),
+      builtInDir: BUILT_IN,
+      registry,
+      tools: { outputsDir: () => root, hidePaths: () => [], readPaths: () => [] },
+      changed: () => {},
+    });
+    const remote = again.list().find((p) => p.namespace === 'remote');
+    assert.equal(remote?.state, 'unavailable');
+    assert.match(remote!.reasons.join(' '), /the 'mcp' executor is not supported/);
+    assert.equal(registry.find('remote.ask'), undefined);
+    await again.close();
+  });
+
+  it('a version whose self-test fails is unavailable, naming the case, and never registered', async () => {
+    const { home, registry, plugins } = host('selftest');
+    const dir = path.join(home, 'plugins', 'hello_bad');
+    cpSync(path.join(BUILT_IN, 'hello'), dir, { recursive: true });
+    const yaml = path.join(dir, 'plugin.yaml');
+    writeFileSync(
+      yaml,
+      readFileSync(yaml, 'utf8').replace('namespace: hello', 'namespace: hello_bad').replace("'Hello, {name}!'", "'Bye, {name}!'"),
+    );
+    await plugins.close();
+    const again = new PluginHost({
+      home,
+      projectPath: path.join(root, 'selftest', 'p.mapwright'),
+      builtInDir: path.join(root, 'none'),
+      registry,
+      tools: { outputsDir: () => root, hidePaths: () => [], readPaths: () => [] },
+      changed: () => {},
+    });
+    await waitFor(
+      'the self-test to finish',
+      () => again.list().find((p) => p.namespace === 'hello_bad')?.reasons[0] !== 'its self-tests are running',
+    );
+    const bad = again.list().find((p) => p.namespace === 'hello_bad')!;
+    assert.equal(bad.state, 'unavailable');
+    assert.match(bad.reasons.join(' '), /self-test greet\.yaml: greets the world: the result does not have the expected shape/);
+    assert.equal(registry.find('hello_bad.greet'), undefined);
+    await again.close();
+  });
+
+  it('a plugin copied into the home while watching is registered without a restart; removed, its tools go', async () => {
+    const { home, registry, plugins, pushed } = host('hot');
+    await plugins.watch();
+    const target = path.join(home, 'plugins', 'hello2');
+    const source = path.join(BUILT_IN, 'hello');
+    const copy = path.join(root, 'hot', 'staging');
+    cpSync(source, copy, { recursive: true });
+    const yaml = path.join(copy, 'plugin.yaml');
+    const text = readFileSync(yaml, 'utf8').replace('namespace: hello', 'namespace: hello_two');
+    writeFileSync(yaml, text);
+    cpSync(copy, target, { recursive: true });
+    const deadline = Date.now() + 10_000;
+    while (!registry.find('hello_two.greet') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(registry.find('hello_two.greet'), 'registered after the copy');
+    assert.ok(pushed.length >= 2, 'the panel was told');
+    rmSync(target, { recursive: true, force: true });
+    const gone = Date.now() + 10_000;
+    while (registry.find('hello_two.greet') && Date.now() < gone) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(registry.find('hello_two.greet'), undefined, 'removed with its folder');
+    await plugins.close();
+  });
+});

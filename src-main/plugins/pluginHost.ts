@@ -1,0 +1,164 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { PluginInfo } from '../../src-shared/bridge/pluginContract.js';
+import { compareVersions } from '../../src-shared/plugins/semver.js';
+import type { ToolRegistry } from '../tool-host/toolRegistry.js';
+import { sandboxSupport } from './executors/bwrapSandbox.js';
+import { PluginCatalogue } from './pluginCatalogue.js';
+import { pluginToolDefinitions, unrunnableReason, type PluginToolDeps } from './pluginTools.js';
+import type { PluginEntry } from './readPluginRoot.js';
+import { runSelfTests, scratchOutputs } from './selfTests.js';
+
+export interface PluginHostOptions {
+  home: string;
+  projectPath: string;
+  /** The repo's (or the package's) `plugins/`. */
+  builtInDir: string;
+  registry: Pick<ToolRegistry, 'setGroup'>;
+  tools: PluginToolDeps;
+  /** Told the whole list after every change (the `plugins/changed` event). */
+  changed(plugins: PluginInfo[]): void;
+  debounceMs?: number;
+}
+
+/**
+ * The plugin manager: the catalogue's plugins become tools of the registry, hot. Per namespace
+ * the newest available version is active (its tools are what the model is offered at its next
+ * request); a plugin whose executor this build cannot run, or whose tools the registry refuses
+ * (a clash of names), is listed as unavailable with the reason and never offered.
+ */
+export class PluginHost {
+  private readonly catalogue: PluginCatalogue;
+  /** `namespace@version` of the versions whose tools are in the registry now. */
+  private active = new Set<string>();
+  private infos: PluginInfo[] = [];
+  /** Self-test outcomes by plugin content: null while the cases run, else what failed. */
+  private readonly selfTests = new Map<string, string[] | null>();
+  private sandboxed: boolean | null = null;
+  private closed = false;
+
+  constructor(private readonly o: PluginHostOptions) {
+    const userDir = join(o.home, 'plugins');
+    try {
+      mkdirSync(userDir, { recursive: true });
+    } catch {
+      // A read-only data folder only means no user plugins.
+    }
+    this.catalogue = new PluginCatalogue(
+      [
+        { dir: o.builtInDir, origin: 'built-in' },
+        { dir: userDir, origin: 'user' },
+        { dir: join(dirname(o.projectPath), 'plugins'), origin: 'project' },
+      ],
+      o.debounceMs === undefined ? {} : { debounceMs: o.debounceMs },
+    );
+    this.catalogue.onChange(() => this.sync());
+    this.sync();
+    // Whether commands run sandboxed here is a fact of the machine: probed once, then shown.
+    void sandboxSupport().then((s) => {
+      this.sandboxed = s.available;
+      if (!this.closed) this.sync();
+    });
+  }
+
+  /** Starts hot reloading (chokidar on the three folders). */
+  watch(): Promise<void> {
+    return this.catalogue.watch().then(() => undefined);
+  }
+
+  close(): Promise<void> {
+    this.closed = true;
+    return this.catalogue.close();
+  }
+
+  list(): PluginInfo[] {
+    return this.infos;
+  }
+
+  private sync(): void {
+    const entries = this.catalogue.list();
+    const reasons = new Map<string, string[]>();
+    const wanted = new Map<string, PluginEntry>();
+    for (const entry of entries) {
+      const key = `${entry.namespace}@${entry.version}`;
+      if (entry.state !== 'available' || !entry.manifest) continue;
+      const unrunnable = unrunnableReason(entry.manifest);
+      if (unrunnable) {
+        reasons.set(key, [unrunnable]);
+        continue;
+      }
+      const current = wanted.get(entry.namespace);
+      if (!current || compareVersions(entry.version, current.version) > 0) wanted.set(entry.namespace, entry);
+    }
+    const next = new Set<string>();
+    for (const entry of wanted.values()) {
+      const key = `${entry.namespace}@${entry.version}`;
+      const tested = this.selfTested(entry);
+      if (tested === null) {
+        reasons.set(key, ['its self-tests are running']);
+        continue;
+      }
+      if (tested.length) {
+        reasons.set(key, tested);
+        continue;
+      }
+      const set = this.o.registry.setGroup(`plugin:${entry.namespace}`, pluginToolDefinitions(entry, this.o.tools));
+      if (set.ok) next.add(key);
+      else reasons.set(key, [set.reason]);
+    }
+    // Namespaces gone (removed, broken, unrunnable) take their tools with them.
+    for (const key of this.active) {
+      const namespace = key.slice(0, key.lastIndexOf('@'));
+      if (![...next].some((k) => k.startsWith(`${namespace}@`))) this.o.registry.setGroup(`plugin:${namespace}`, []);
+    }
+    this.active = next;
+    this.infos = entries.map((e) => this.info(e, reasons.get(`${e.namespace}@${e.version}`)));
+    this.o.changed(this.infos);
+  }
+
+  /**
+   * A version's own test cases must pass before its tools are offered. They run once per
+   * content of the plugin (an edit runs them again), off the reload path: null until done.
+   */
+  private selfTested(entry: PluginEntry): string[] | null {
+    if (entry.tests.length === 0) return [];
+    const key = JSON.stringify([entry.dir, entry.manifest, entry.tests]);
+    if (this.selfTests.has(key)) return this.selfTests.get(key)!;
+    this.selfTests.set(key, null);
+    const scratch = scratchOutputs();
+    const defs = pluginToolDefinitions(entry, { ...this.o.tools, outputsDir: () => scratch.dir });
+    void runSelfTests(entry.namespace, entry.tests, defs)
+      .catch((err: unknown) => [`self-tests could not run: ${err instanceof Error ? err.message : String(err)}`])
+      .then((problems) => {
+        scratch.dispose();
+        this.selfTests.set(key, problems);
+        if (!this.closed) this.sync();
+      });
+    return null;
+  }
+
+  private info(entry: PluginEntry, extraReasons: string[] = []): PluginInfo {
+    const m = entry.manifest;
+    const reasons = [...entry.reasons, ...extraReasons];
+    const runsCommands = m?.tools.some((t) => t.executor.type === 'command') ?? false;
+    return {
+      id: `${entry.namespace}@${entry.version}`,
+      namespace: entry.namespace,
+      version: entry.version,
+      name: m?.name ?? entry.namespace,
+      description: m?.description ?? '',
+      origin: entry.origin,
+      dir: entry.dir,
+      state: reasons.length === 0 && entry.state === 'available' ? 'available' : 'unavailable',
+      reasons,
+      tools: (m?.tools ?? []).map((t) => ({
+        id: `${m!.namespace}.${t.name}`,
+        title: t.title,
+        safety: t.safety,
+        riskLevel: t.risk_level,
+        network: t.network,
+      })),
+      sandboxed: runsCommands ? this.sandboxed : null,
+    };
+  }
+}

@@ -1,0 +1,156 @@
+import type { z } from 'zod';
+import { applyParamRules } from '../../src-shared/plugins/applyParamRules.js';
+import {
+  pluginParametersSchema,
+  pluginToolId,
+  type PluginManifest,
+  type PluginToolManifest,
+} from '../../src-shared/plugins/pluginManifest.js';
+import { defineTool, type ToolDefinition } from '../../src-shared/tools/toolSdk.js';
+import { ToolFailure } from '../../src-shared/tools/toolResult.js';
+import type { EgressOptions } from '../net/ssrfGuard.js';
+import { commandFailure, runCommand } from './executors/commandExecutor.js';
+import { runHttp } from './executors/httpExecutor.js';
+import type { PluginEntry } from './readPluginRoot.js';
+
+/** What a plugin's tools need from the app, beyond the handles a tool gets. */
+export interface PluginToolDeps {
+  /** The project's outputs folder: every command runs in a fresh folder under it. */
+  outputsDir(): string;
+  /** Paths a sandboxed command must not see (settings, keys, the project database). */
+  hidePaths(): readonly string[];
+  /** Paths it may read although hidden otherwise (the folders of the project's sources). */
+  readPaths(): readonly string[];
+  /** The SSRF guard's options (the person's non-public origins) for `http` executors. */
+  egress?: EgressOptions;
+}
+
+/** Executors this version of Mapwright can run; a plugin using another is listed as unavailable. */
+export const RUNNABLE_EXECUTORS = new Set(['command', 'http']);
+
+const DEFAULT_TIMEOUT_S = 120;
+const OUTPUT_CAP_BYTES = 1_000_000;
+const HTTP_MAX_BYTES = 1_000_000;
+/** What the model reads of a program's output; the rest is summarised by its length. */
+const MODEL_TEXT_CHARS = 8_000;
+
+/** Why a plugin's tools cannot be offered here, or null when they can. */
+export function unrunnableReason(manifest: PluginManifest): string | null {
+  const other = manifest.tools.find((t) => !RUNNABLE_EXECUTORS.has(t.executor.type));
+  return other
+    ? `tool '${other.name}': the '${other.executor.type}' executor is not supported by this version of Mapwright yet (supported: ${[...RUNNABLE_EXECUTORS].join(', ')})`
+    : null;
+}
+
+/**
+ * A plugin version's tools as tool declarations: the same contract, permission and dispatcher
+ * as the built-in ones (DESIGN §6). The permission face comes from plugin.yaml, never from the
+ * model; parameter rules are checked in `prepare`, before any dialog; `risk_level` high and
+ * critical failures are never retryable.
+ */
+export function pluginToolDefinitions(entry: PluginEntry, deps: PluginToolDeps): ToolDefinition[] {
+  const manifest = entry.manifest;
+  if (!manifest || entry.state !== 'available') return [];
+  return manifest.tools.map((tool) => toolDefinition(manifest, tool, entry.dir, deps));
+}
+
+function toolDefinition(manifest: PluginManifest, tool: PluginToolManifest, dir: string, deps: PluginToolDeps): ToolDefinition {
+  const id = pluginToolId(manifest.namespace, tool.name) as `${string}.${string}`;
+  const input = pluginParametersSchema(tool) as z.ZodType<Record<string, unknown>>;
+  const deprecated = tool.deprecated === false ? undefined : tool.deprecated === true ? 'deprecated by its plugin' : tool.deprecated;
+  const strict = tool.risk_level === 'high' || tool.risk_level === 'critical';
+  return defineTool<z.ZodType<Record<string, unknown>>, 'project'>({
+    id,
+    version: manifest.version,
+    description: tool.description,
+    input,
+    title: tool.title,
+    group: tool.group,
+    icon: tool.icon,
+    summary: (args) => `${tool.title} (${manifest.name} ${manifest.version}): ${summariseArgs(args)}`,
+    safety: tool.safety,
+    riskLevel: tool.risk_level,
+    network: tool.network,
+    caller: tool.caller,
+    userVisible: tool.user_visible,
+    ...(tool.limits.timeout_s ? { timeoutMs: tool.limits.timeout_s * 1000 } : {}),
+    ...(tool.limits.concurrency ? { concurrency: tool.limits.concurrency } : {}),
+    ...(tool.limits.once_per_session ? { oncePerSession: true } : {}),
+    ...(deprecated ? { deprecated } : {}),
+    exec: 'main',
+    handles: ['project'],
+    async prepare(args, { handles }) {
+      applyParamRules(tool.rules, args, handles.project);
+      return { args, preview: { plugin: `${manifest.namespace}@${manifest.version}`, folder: dir } };
+    },
+    async execute(args, { signal, progress }) {
+      try {
+        return await runTool(tool, dir, args, signal, progress, deps);
+      } catch (err) {
+        // A plugin that says its failures are costly is never retried automatically.
+        if (strict && err instanceof ToolFailure && err.retryable) throw new ToolFailure(err.code, err.message, false, err.hint);
+        throw err;
+      }
+    },
+  });
+}
+
+async function runTool(
+  tool: PluginToolManifest,
+  dir: string,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+  progress: (f: number, m: string) => void,
+  deps: PluginToolDeps,
+): Promise<unknown> {
+  const ex = tool.executor;
+  const timeoutMs = (tool.limits.timeout_s ?? DEFAULT_TIMEOUT_S) * 1000;
+  if (ex.type === 'http') {
+    // The declared origin is the only one it may reach (a network tool: every call asks).
+    const answer = await runHttp(ex, args, {
+      signal,
+      timeoutMs,
+      maxBytes: HTTP_MAX_BYTES,
+      allowedOrigin: new URL(ex.url).origin,
+      ...(deps.egress ? { egress: deps.egress } : {}),
+    });
+    return {
+      status: answer.status,
+      content_type: answer.contentType,
+      body: answer.json ? answer.body : forModel(String(answer.body)),
+      truncated: answer.truncated,
+    };
+  }
+  if (ex.type !== 'command') throw new ToolFailure('not_allowed', `The '${ex.type}' executor is not supported yet.`, false);
+  const [program = '', ...argv] = ex.argv;
+  const result = await runCommand({ program, argv, pluginDir: dir, ...(ex.outputs ? { outputs: ex.outputs } : {}) }, args, {
+    outputsDir: deps.outputsDir(),
+    label: tool.name,
+    signal,
+    timeoutMs: (tool.limits.timeout_s ?? DEFAULT_TIMEOUT_S) * 1000,
+    outputCapBytes: OUTPUT_CAP_BYTES,
+    sandbox: 'auto',
+    readPaths: deps.readPaths(),
+    hidePaths: deps.hidePaths(),
+    progress,
+  });
+  const failure = commandFailure(result);
+  if (failure) throw failure;
+  return {
+    stdout: forModel(result.stdout),
+    ...(result.stderr.trim() ? { stderr: forModel(result.stderr) } : {}),
+    sandboxed: result.sandboxed,
+    ...(result.files.length ? { files: result.files, load_layers: result.files.map((path) => ({ path })) } : {}),
+  };
+}
+
+function forModel(text: string): string {
+  return text.length <= MODEL_TEXT_CHARS
+    ? text
+    : `${text.slice(0, MODEL_TEXT_CHARS)}\n… (${text.length - MODEL_TEXT_CHARS} more characters)`;
+}
+
+function summariseArgs(args: unknown): string {
+  const text = JSON.stringify(args) ?? '';
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
