@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ToolRegistry } from '../tool-host/toolRegistry.js';
+import { resetSandboxProbe } from './executors/bwrapSandbox.js';
 import { PluginHost } from './pluginHost.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -126,6 +127,39 @@ describe('plugin host: plugins become tools of the registry, hot', () => {
     assert.match(bad.reasons.join(' '), /self-test greet\.yaml: greets the world: the result does not have the expected shape/);
     assert.equal(registry.find('hello_bad.greet'), undefined);
     await again.close();
+  });
+
+  it('unsandboxed, a command argument naming a network source or an app file is refused; the panel says unsandboxed', async () => {
+    process.env.MAPWRIGHT_PLUGIN_SANDBOX = 'off';
+    resetSandboxProbe();
+    try {
+      const { home, registry, plugins } = host('unsandboxed');
+      await waitFor('hello', () => plugins.list().find((p) => p.id === 'hello@1.0.0')?.state === 'available');
+      assert.equal(plugins.list().find((p) => p.id === 'hello@1.0.0')?.sandboxed, false);
+      const tool = registry.find('hello.greet')!;
+      const ctx = { handles: {}, caller: 'model' as const, signal: new AbortController().signal, progress: () => {} };
+      await assert.rejects(tool.def.execute({ name: '/vsicurl/http://169.254.169.254/latest' }, ctx as never), /reaches the network/);
+      await assert.rejects(tool.def.execute({ name: 'https://example.com/x.tif' }, ctx as never), /reaches the network/);
+      assert.equal(((await tool.def.execute({ name: 'World' }, ctx as never)) as { sandboxed: boolean }).sandboxed, false);
+      await plugins.close();
+      const inHome = new PluginHost({
+        home,
+        projectPath: path.join(root, 'unsandboxed', 'p.mapwright'),
+        builtInDir: BUILT_IN,
+        registry,
+        tools: { outputsDir: () => path.join(root, 'unsandboxed', 'out'), hidePaths: () => [home], readPaths: () => [] },
+        changed: () => {},
+      });
+      await waitFor('hello again', () => inHome.list().find((p) => p.id === 'hello@1.0.0')?.state === 'available');
+      await assert.rejects(
+        registry.find('hello.greet')!.def.execute({ name: path.join(home, 'settings.sqlite') }, ctx as never),
+        /one of Mapwright's own files/,
+      );
+      await inHome.close();
+    } finally {
+      delete process.env.MAPWRIGHT_PLUGIN_SANDBOX;
+      resetSandboxProbe();
+    }
   });
 
   it('a plugin copied into the home while watching is registered without a restart; removed, its tools go', async () => {

@@ -1,4 +1,6 @@
+import { resolve, sep } from 'node:path';
 import type { z } from 'zod';
+import { classifySource } from '../../src-shared/security/sourceClass.js';
 import { applyParamRules } from '../../src-shared/plugins/applyParamRules.js';
 import {
   pluginParametersSchema,
@@ -11,6 +13,7 @@ import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import type { EgressOptions } from '../net/ssrfGuard.js';
 import { commandFailure, runCommand } from './executors/commandExecutor.js';
 import { runHttp } from './executors/httpExecutor.js';
+import { sandboxSupport } from './executors/bwrapSandbox.js';
 import type { PluginEntry } from './readPluginRoot.js';
 
 /** What a plugin's tools need from the app, beyond the handles a tool gets. */
@@ -122,6 +125,7 @@ async function runTool(
     };
   }
   if (ex.type !== 'command') throw new ToolFailure('not_allowed', `The '${ex.type}' executor is not supported yet.`, false);
+  await refuseUnsandboxedReach(tool, args, deps);
   const [program = '', ...argv] = ex.argv;
   const result = await runCommand({ program, argv, pluginDir: dir, ...(ex.outputs ? { outputs: ex.outputs } : {}) }, args, {
     outputsDir: deps.outputsDir(),
@@ -142,6 +146,32 @@ async function runTool(
     sandboxed: result.sandboxed,
     ...(result.files.length ? { files: result.files, load_layers: result.files.map((path) => ({ path })) } : {}),
   };
+}
+
+/**
+ * Without the sandbox a program's arguments are its only fence: a value naming a network
+ * source (a URL, /vsicurl/…) or one of the app's private files is refused there, as the
+ * dispatcher refuses them for built-in tools. Under bubblewrap the sandbox itself holds
+ * (no network, private paths hidden).
+ */
+async function refuseUnsandboxedReach(tool: PluginToolManifest, args: Record<string, unknown>, deps: PluginToolDeps): Promise<void> {
+  if ((await sandboxSupport()).available) return;
+  const hidden = deps.hidePaths();
+  for (const [param, value] of Object.entries(args)) {
+    if (typeof value !== 'string') continue;
+    const source = classifySource(value);
+    if (source.kind === 'network' && !tool.network) {
+      throw new ToolFailure(
+        'not_allowed',
+        `params.${param}: ${value} reaches the network, and this plugin's commands run unsandboxed here.`,
+        false,
+      );
+    }
+    const path = source.kind === 'local' ? resolve(source.path) : null;
+    if (path && hidden.some((root) => path === root || path.startsWith(`${root}${sep}`))) {
+      throw new ToolFailure('not_allowed', `params.${param}: this names one of Mapwright's own files, which plugins may not read.`, false);
+    }
+  }
 }
 
 function forModel(text: string): string {

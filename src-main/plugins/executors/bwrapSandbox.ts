@@ -34,6 +34,8 @@ export function resetSandboxProbe(): void {
 }
 
 async function probe(): Promise<SandboxSupport> {
+  // For people whose bubblewrap misbehaves, and for tests of the unsandboxed path.
+  if (process.env.MAPWRIGHT_PLUGIN_SANDBOX === 'off') return { available: false, reason: 'turned off (MAPWRIGHT_PLUGIN_SANDBOX=off)' };
   const bwrap = SAFE_PATH.split(':')
     .map((d) => join(d, 'bwrap'))
     .find((p) => existsSync(p));
