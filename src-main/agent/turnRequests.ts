@@ -17,6 +17,11 @@ export interface TurnRequestDeps {
   settings: ConversationSettings;
   /** The map view now, or null when no window answers; asked once per request. */
   currentView?: () => Promise<ViewSummary | null>;
+  /**
+   * The plugin versions this conversation runs with (namespace → version), pinning the
+   * current ones it has not met yet; none: every plugin at its current version.
+   */
+  pins?: (conversationId: string) => ReadonlyMap<string, string>;
 }
 
 export interface TurnOptions {
@@ -66,7 +71,9 @@ export class RunTurnRequests {
     const { store, registry, settings } = this.deps;
     const transcript = store.conversations.messages(store.conversationId);
     this.skills.noteMessages(transcript.filter((m) => m.seq > this.startSeq));
-    const tools = this.skills.modelTools(registry.forModel({ readOnly: options.readOnly, offered: this.skills.offeredToolIds(registry) }));
+    const pins = this.deps.pins?.(store.conversationId);
+    const known = pins?.size ? registry.view(pins) : registry;
+    const tools = this.skills.modelTools(known.forModel({ readOnly: options.readOnly, offered: this.skills.offeredToolIds(known) }));
     const view = (await this.deps.currentView?.()) ?? null;
     const systemFor = (summary: string | null) => this.systemPrompt(view, summary, options.extraRules ?? null);
 

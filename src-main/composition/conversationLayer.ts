@@ -55,6 +55,8 @@ export interface ConversationLayerDeps {
   /** Asks the renderer for the map view (the tool host's renderer query); rejects when none answers. */
   askView?(signal: AbortSignal): Promise<unknown>;
   settings?: ConversationSettings;
+  /** A conversation's plugin versions, pinning the current ones it meets (plugins/pluginPins.ts). */
+  pins?(conversationId: string): ReadonlyMap<string, string>;
 }
 
 /** How long a request waits for the map view before going without it. */
@@ -79,6 +81,7 @@ export function createConversationLayer(d: ConversationLayerDeps) {
     skills: d.skills,
     settings,
     currentView: askView ? () => viewOf(askView) : undefined,
+    ...(d.pins ? { pins: d.pins } : {}),
   });
   const conversations = new ConversationService({ store, emit: d.emit, runState: d.runState });
   const runnerEmit = durableDeltas(d.emit, (messageId, text) => {

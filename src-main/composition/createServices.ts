@@ -17,6 +17,7 @@ import { createToolHost } from './createToolHost.js';
 import { createAttributeHandlers } from './attributeHandlers.js';
 import type { Services, ServicesOptions } from './services.js';
 import { PluginHost } from '../plugins/pluginHost.js';
+import { pinCurrentVersions } from '../plugins/pluginPins.js';
 
 const VERSION = '0.1.0';
 
@@ -29,7 +30,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
     projectPath: store.info.path,
     outputsDir: outputsDirOf(store.info.path),
   });
-  const egress = await EgressGate.start({ allowedOrigins: options.allowedOrigins ?? allowedOriginsFromEnv(process.env) });
+  const allowedOrigins = options.allowedOrigins ?? allowedOriginsFromEnv(process.env);
+  const egress = await EgressGate.start({ allowedOrigins });
   const worker = new GisWorkerClient(options.launchWorker, {
     spawn: makeWorkerSpawn({ egressEnv: egress.workerEnv(), privatePaths: privatePaths.toJSON(), cacheDir: join(options.home, 'cache') }),
   });
@@ -57,6 +59,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     runIsLive: () => runner?.state().status !== 'idle' && runner?.state().status !== undefined,
     send: (text) => void runner?.send(text),
     extraTools: [createLoadSkillTool(skills) as unknown as ToolDefinition],
+    pinsFor: (conversationId) => (conversationId ? store.pluginPins.of(conversationId) : new Map()),
   });
   // Plugins become tools of the same registry, hot; the person's private files stay hidden
   // from their commands (the sandbox masks them), the outputs and the sources stay readable.
@@ -69,6 +72,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
       outputsDir: () => outputsDirOf(store.info.path),
       hidePaths: () => privatePaths.toJSON().roots,
       readPaths: () => [outputsDirOf(store.info.path), ...new Set(store.layers.list().map((l) => dirname(l.source)))],
+      // http and grpc plugins pass the same SSRF guard, with the person's non-public origins.
+      egress: { allowedOrigins },
     },
     changed: (list) => emit('plugins/changed', { plugins: list }),
   });
@@ -79,6 +84,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     registry: tools.registry,
     skills,
     runState: () => runner?.state() ?? { runId: null, status: 'idle' },
+    pins: (conversationId) => pinCurrentVersions(store.pluginPins, conversationId, plugins.currentVersions()),
     askView: (signal) => (listeners.size > 0 ? tools.queries.ask('current_view', signal) : Promise.resolve(null)),
   });
   // The model can change in Settings while the app runs: each run asks for the current client.

@@ -29,6 +29,8 @@ export interface ToolHostDeps {
   send(text: string): void;
   /** Tools built at start-up from other services (`skills_load_skill` over the skill catalogue). */
   extraTools?: readonly ToolDefinition[];
+  /** The plugin versions a conversation is pinned to (read only here: a turn request pins them). */
+  pinsFor?(conversationId: string | null): ReadonlyMap<string, string>;
 }
 
 /**
@@ -61,6 +63,7 @@ export function createToolHost(d: ToolHostDeps) {
     },
     privatePaths: d.privatePaths,
     openEgress: (origins) => d.egress.openFor(origins),
+    ...(d.pinsFor ? { pinsFor: d.pinsFor } : {}),
     egressRefusedSince: (since) =>
       d.egress
         .recent(since)

@@ -14,7 +14,7 @@ export interface PluginHostOptions {
   projectPath: string;
   /** The repo's (or the package's) `plugins/`. */
   builtInDir: string;
-  registry: Pick<ToolRegistry, 'setGroup'>;
+  registry: Pick<ToolRegistry, 'setGroup' | 'setAlternates'>;
   tools: PluginToolDeps;
   /** Told the whole list after every change (the `plugins/changed` event). */
   changed(plugins: PluginInfo[]): void;
@@ -29,8 +29,8 @@ export interface PluginHostOptions {
  */
 export class PluginHost {
   private readonly catalogue: PluginCatalogue;
-  /** `namespace@version` of the versions whose tools are in the registry now. */
-  private active = new Set<string>();
+  /** namespace → the version whose tools are the registry's current ones. */
+  private current = new Map<string, string>();
   private infos: PluginInfo[] = [];
   /** Self-test outcomes by plugin content: null while the cases run, else what failed. */
   private readonly selfTests = new Map<string, string[] | null>();
@@ -78,42 +78,49 @@ export class PluginHost {
   private sync(): void {
     const entries = this.catalogue.list();
     const reasons = new Map<string, string[]>();
-    const wanted = new Map<string, PluginEntry>();
+    // Per namespace, the versions that may run: checked, runnable, self-tested; newest first.
+    const runnable = new Map<string, PluginEntry[]>();
     for (const entry of entries) {
       const key = `${entry.namespace}@${entry.version}`;
       if (entry.state !== 'available' || !entry.manifest) continue;
-      const unrunnable = unrunnableReason(entry.manifest);
-      if (unrunnable) {
-        reasons.set(key, [unrunnable]);
+      const problem = unrunnableReason(entry.manifest);
+      const tested = problem ? [problem] : this.selfTested(entry);
+      if (tested === null || tested.length) {
+        reasons.set(key, tested ?? ['its self-tests are running']);
         continue;
       }
-      const current = wanted.get(entry.namespace);
-      if (!current || compareVersions(entry.version, current.version) > 0) wanted.set(entry.namespace, entry);
+      runnable.set(entry.namespace, [...(runnable.get(entry.namespace) ?? []), entry]);
     }
-    const next = new Set<string>();
-    for (const entry of wanted.values()) {
-      const key = `${entry.namespace}@${entry.version}`;
-      const tested = this.selfTested(entry);
-      if (tested === null) {
-        reasons.set(key, ['its self-tests are running']);
+    const next = new Map<string, string>();
+    for (const [namespace, versions] of runnable) {
+      versions.sort((a, b) => compareVersions(b.version, a.version));
+      // New conversations get the newest version that is not deprecated (else the newest).
+      const current = versions.find((v) => !isDeprecated(v)) ?? versions[0]!;
+      const set = this.o.registry.setGroup(`plugin:${namespace}`, pluginToolDefinitions(current, this.o.tools));
+      if (!set.ok) {
+        for (const v of versions) reasons.set(`${namespace}@${v.version}`, [set.reason]);
+        this.o.registry.setAlternates(namespace, new Map());
         continue;
       }
-      if (tested.length) {
-        reasons.set(key, tested);
-        continue;
-      }
-      const set = this.o.registry.setGroup(`plugin:${entry.namespace}`, pluginToolDefinitions(entry, this.o.tools));
-      if (set.ok) next.add(key);
-      else reasons.set(key, [set.reason]);
+      next.set(namespace, current.version);
+      // Older (or deprecated) versions stay for the conversations pinned to them.
+      const others = new Map(versions.filter((v) => v !== current).map((v) => [v.version, pluginToolDefinitions(v, this.o.tools)]));
+      for (const [version, reason] of this.o.registry.setAlternates(namespace, others)) reasons.set(`${namespace}@${version}`, [reason]);
     }
     // Namespaces gone (removed, broken, unrunnable) take their tools with them.
-    for (const key of this.active) {
-      const namespace = key.slice(0, key.lastIndexOf('@'));
-      if (![...next].some((k) => k.startsWith(`${namespace}@`))) this.o.registry.setGroup(`plugin:${namespace}`, []);
+    for (const namespace of this.current.keys()) {
+      if (next.has(namespace)) continue;
+      this.o.registry.setGroup(`plugin:${namespace}`, []);
+      this.o.registry.setAlternates(namespace, new Map());
     }
-    this.active = next;
+    this.current = next;
     this.infos = entries.map((e) => this.info(e, reasons.get(`${e.namespace}@${e.version}`)));
     this.o.changed(this.infos);
+  }
+
+  /** namespace → the version new conversations get (the one a conversation pins when it first meets the plugin). */
+  currentVersions(): ReadonlyMap<string, string> {
+    return this.current;
   }
 
   /**
@@ -161,4 +168,9 @@ export class PluginHost {
       sandboxed: runsCommands ? this.sandboxed : null,
     };
   }
+}
+
+/** A version all of whose tools are deprecated is not given to new conversations. */
+function isDeprecated(entry: PluginEntry): boolean {
+  return entry.manifest?.tools.every((t) => t.deprecated !== false) ?? false;
 }

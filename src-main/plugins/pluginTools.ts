@@ -8,13 +8,16 @@ import {
   type PluginManifest,
   type PluginToolManifest,
 } from '../../src-shared/plugins/pluginManifest.js';
+import type { Handles } from '../../src-shared/tools/handles.js';
 import { defineTool, type ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import type { EgressOptions } from '../net/ssrfGuard.js';
 import { commandFailure, runCommand } from './executors/commandExecutor.js';
 import { runHttp } from './executors/httpExecutor.js';
+import { runGrpc } from './executors/grpcExecutor.js';
 import { sandboxSupport } from './executors/bwrapSandbox.js';
 import type { PluginEntry } from './readPluginRoot.js';
+import { layerArgs } from './layerArgs.js';
 
 /** What a plugin's tools need from the app, beyond the handles a tool gets. */
 export interface PluginToolDeps {
@@ -29,10 +32,11 @@ export interface PluginToolDeps {
 }
 
 /** Executors this version of Mapwright can run; a plugin using another is listed as unavailable. */
-export const RUNNABLE_EXECUTORS = new Set(['command', 'http']);
+export const RUNNABLE_EXECUTORS = new Set(['command', 'http', 'grpc']);
 
 const DEFAULT_TIMEOUT_S = 120;
 const OUTPUT_CAP_BYTES = 1_000_000;
+/** The most a network executor (http, grpc) reads of an answer. */
 const HTTP_MAX_BYTES = 1_000_000;
 /** What the model reads of a program's output; the rest is summarised by its length. */
 const MODEL_TEXT_CHARS = 8_000;
@@ -86,9 +90,12 @@ function toolDefinition(manifest: PluginManifest, tool: PluginToolManifest, dir:
       applyParamRules(tool.rules, args, handles.project);
       return { args, preview: { plugin: `${manifest.namespace}@${manifest.version}`, folder: dir } };
     },
-    async execute(args, { signal, progress }) {
+    async execute(args, { signal, progress, handles }) {
       try {
-        return await runTool(tool, dir, args, signal, progress, deps);
+        // Layer names become file paths (self-tests have no project: package paths); see layerArgs.ts.
+        const layers = layerArgs(tool.rules, args, (handles as Partial<Handles>).project, dir);
+        const runDeps = layers.readPaths.length ? { ...deps, readPaths: () => [...deps.readPaths(), ...layers.readPaths] } : deps;
+        return await runTool(tool, dir, layers.args, signal, progress, runDeps);
       } catch (err) {
         // A plugin that says its failures are costly is never retried automatically.
         if (strict && err instanceof ToolFailure && err.retryable) throw new ToolFailure(err.code, err.message, false, err.hint);
@@ -123,6 +130,16 @@ async function runTool(
       body: answer.json ? answer.body : forModel(String(answer.body)),
       truncated: answer.truncated,
     };
+  }
+  if (ex.type === 'grpc') {
+    const answer = await runGrpc(ex, args, {
+      pluginDir: dir,
+      signal,
+      timeoutMs,
+      maxBytes: HTTP_MAX_BYTES,
+      ...(deps.egress ? { egress: deps.egress } : {}),
+    });
+    return { response: answer.response };
   }
   if (ex.type !== 'command') throw new ToolFailure('not_allowed', `The '${ex.type}' executor is not supported yet.`, false);
   await refuseUnsandboxedReach(tool, args, deps);

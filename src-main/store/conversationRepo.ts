@@ -133,6 +133,7 @@ export class ConversationRepo {
   remove(conversationId: string): boolean {
     return this.db.transaction(() => {
       this.db.prepare('DELETE FROM messages WHERE conversation_id = ?').run(conversationId);
+      this.db.prepare('DELETE FROM plugin_pins WHERE conversation_id = ?').run(conversationId);
       return this.db.prepare('DELETE FROM conversations WHERE id = ?').run(conversationId).changes > 0;
     })();
   }

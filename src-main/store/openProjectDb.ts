@@ -87,6 +87,13 @@ const MIGRATIONS: string[] = [
    INSERT INTO layers_v3 SELECT id, name, source, sublayer, kind, ord, visible, opacity, style, info, created_at FROM layers;
    DROP TABLE layers;
    ALTER TABLE layers_v3 RENAME TO layers;`,
+  // 4: a conversation keeps the plugin versions it started with (plugins/pluginPins.ts).
+  `CREATE TABLE plugin_pins (
+     conversation_id TEXT NOT NULL,
+     namespace TEXT NOT NULL,
+     version TEXT NOT NULL,
+     PRIMARY KEY (conversation_id, namespace)
+   );`,
 ];
 
 export type OpenOptions = Pick<SqliteOpenOptions, 'nativeBinding'>;

@@ -5,6 +5,7 @@ import { ConversationRepo } from './conversationRepo.js';
 import { SettingsRepo } from './settingsRepo.js';
 import { SnapshotRepo } from './snapshotRepo.js';
 import { LayerRepo } from './layerRepo.js';
+import { PluginPinRepo } from './pluginPinRepo.js';
 import { openProjectDb, type Db, type OpenOptions } from './openProjectDb.js';
 
 export interface ProjectInfo {
@@ -28,6 +29,7 @@ export class ProjectStore {
   readonly audit: AuditRepo;
   readonly snapshots: SnapshotRepo;
   readonly settings: SettingsRepo;
+  readonly pluginPins: PluginPinRepo;
   readonly info: ProjectInfo;
   /** The conversation new messages go to; its row is written with its first message. */
   conversationId: string;
@@ -41,6 +43,7 @@ export class ProjectStore {
     this.audit = new AuditRepo(db);
     this.snapshots = new SnapshotRepo(db, this.layers);
     this.settings = new SettingsRepo(db);
+    this.pluginPins = new PluginPinRepo(db);
     let row = db.prepare('SELECT id, name FROM project LIMIT 1').get() as { id: string; name: string } | undefined;
     if (!row) {
       row = { id: randomUUID(), name: 'Untitled project' };

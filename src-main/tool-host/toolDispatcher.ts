@@ -9,7 +9,7 @@ import type { ApprovalBroker } from './approvalBroker.js';
 import { decideApproval } from './approvalPolicy.js';
 import { assessCall, type CallCapabilities, type PrivatePathCheck } from './callCapabilities.js';
 import { Semaphore } from './semaphore.js';
-import type { RegisteredTool, ToolRegistry } from './toolRegistry.js';
+import type { RegisteredTool, ToolRegistry, ToolSet } from './toolRegistry.js';
 
 export interface DispatchRequest {
   /** Tool id or wire name. */
@@ -63,6 +63,8 @@ export interface DispatcherHooks {
   openEgress(origins: readonly string[]): () => void;
   /** Origins the egress gate refused since `sinceMs` (epoch ms), to tell the model why a read failed. */
   egressRefusedSince?(sinceMs: number): string[];
+  /** The plugin versions a conversation is pinned to (namespace → version); none: the current ones. */
+  pinsFor?(conversationId: string | null): ReadonlyMap<string, string>;
 }
 
 /** How a call got its go-ahead (or not), as the audit records it. */
@@ -153,16 +155,23 @@ export class ToolDispatcher {
    * `loop_detected`). Nothing runs, but the audit log still records the call, refused.
    */
   refuse(req: DispatchRequest, result: ToolResult): DispatchOutcome {
-    const tool = this.registry.find(req.name) ?? null;
+    const tool = this.toolsFor(req).find(req.name) ?? null;
     const parsed = tool ? parseToolArgs(tool, req.rawArgs) : null;
     return this.finish(req, tool, parsed?.ok ? parsed.args : req.rawArgs, REFUSED_BY_POLICY, result);
   }
 
+  /** The tools as the call's conversation sees them: its pinned plugin versions. */
+  private toolsFor(req: Pick<DispatchRequest, 'conversationId'>): ToolSet {
+    const pins = this.hooks.pinsFor?.(req.conversationId);
+    return pins?.size ? this.registry.view(pins) : this.registry;
+  }
+
   /** Look up (`unknown_tool` with the nearest names) → validate → once per session. */
   private resolve(req: DispatchRequest): Staged<ResolvedCall> {
-    const tool = this.registry.find(req.name);
+    const tools = this.toolsFor(req);
+    const tool = tools.find(req.name);
     if (!tool) {
-      const near = this.registry.nearest(req.name);
+      const near = tools.nearest(req.name);
       return this.end(
         req,
         null,

@@ -41,3 +41,37 @@ describe('tool registry: groups of tools that come and go (plugin versions)', ()
     assert.notEqual(registry.find('hello.greet')!.definitionHash, before);
   });
 });
+
+describe('tool registry: a conversation pinned to an older plugin version', () => {
+  const versioned = (version: string, description: string) => ({ ...tool('pin.greet', description), version });
+
+  it('its view offers and finds the pinned version; others see the current one', () => {
+    const registry = new ToolRegistry([tool('layers.list')]);
+    registry.setGroup('plugin:pin', [versioned('2.0.0', 'Version two.')]);
+    assert.deepEqual([...registry.setAlternates('pin', new Map([['1.0.0', [versioned('1.0.0', 'Version one.')]]]))], []);
+    const pinned = registry.view(new Map([['pin', '1.0.0']]));
+    assert.equal(pinned.find('pin_greet')!.def.description, 'Version one.');
+    assert.deepEqual(
+      pinned
+        .forModel()
+        .map((t) => [t.def.id, t.def.version])
+        .sort(),
+      [
+        ['layers.list', '1'],
+        ['pin.greet', '1.0.0'],
+      ],
+    );
+    assert.equal(registry.find('pin.greet')!.def.description, 'Version two.');
+    assert.equal(
+      registry.view(new Map([['pin', '9.9.9']])).find('pin.greet')!.def.version,
+      '2.0.0',
+      'a pin to a version gone: the current one',
+    );
+  });
+
+  it('an alternate that clashes with another tool is refused with the reason', () => {
+    const registry = new ToolRegistry([tool('layers.list')]);
+    const refused = registry.setAlternates('pin', new Map([['1.0.0', [tool('layers.list')]]]));
+    assert.match(refused.get('1.0.0') ?? '', /Duplicate tool id 'layers.list'/);
+  });
+});

@@ -19,11 +19,13 @@ const ID = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
  * All tools, checked once at start-up. Registration fails loudly, naming the culprit,
  * rather than letting a broken declaration reach the model.
  */
-export class ToolRegistry {
+export class ToolRegistry implements ToolSet {
   private readonly byId = new Map<string, RegisteredTool>();
   private readonly byWire = new Map<string, RegisteredTool>();
   /** Tools that come and go at run time (a plugin version's), by group; the built-in ones have none. */
   private readonly groups = new Map<string, string[]>();
+  /** Plugin namespace → version → its tools, for conversations pinned to an older version. */
+  private readonly alternates = new Map<string, Map<string, RegisteredTool[]>>();
 
   constructor(defs: readonly ToolDefinition[]) {
     for (const def of defs) this.register(def);
@@ -113,26 +115,97 @@ export class ToolRegistry {
     return [...this.byId.values()];
   }
 
-  /**
-   * What the model may be offered: never `user_only` or deprecated tools (the first wall; the
-   * dispatcher is the second), only reads in Plan mode, and only `offered` ids when given.
-   */
-  forModel(options: { readOnly?: boolean; offered?: ReadonlySet<string> } = {}): RegisteredTool[] {
-    return this.all().filter(
-      (t) =>
-        t.def.caller !== 'user_only' &&
-        !t.def.deprecated &&
-        (!options.readOnly || t.def.safety === 'read') &&
-        (!options.offered || options.offered.has(t.def.id)),
-    );
+  forModel(options: ForModelOptions = {}): RegisteredTool[] {
+    return offerable(this.all(), options);
   }
 
-  /** The closest known wire names, for an `unknown_tool` error the model can recover from. */
   nearest(name: string, count = 3): string[] {
-    return this.all()
-      .map((t) => ({ name: t.wireName, d: editDistance(name.toLowerCase(), t.wireName) }))
-      .sort((a, b) => a.d - b.d)
-      .slice(0, count)
-      .map((x) => x.name);
+    return nearestNames(this.all(), name, count);
   }
+
+  /**
+   * Older versions of a plugin namespace kept beside the current one (whose tools are the
+   * group's), for conversations pinned to them. Each version's declarations are checked like
+   * the current ones; a version refused comes back with its reason and is not kept.
+   */
+  setAlternates(namespace: string, versions: ReadonlyMap<string, readonly ToolDefinition[]>): Map<string, string> {
+    const refused = new Map<string, string>();
+    const kept = new Map<string, RegisteredTool[]>();
+    for (const [version, defs] of versions) {
+      const trial = new ToolRegistry([]);
+      for (const t of this.all()) if (namespaceOf(t.def.id) !== namespace) trial.adopt(t);
+      try {
+        for (const def of defs) trial.register(def);
+        kept.set(
+          version,
+          defs.map((d) => trial.byId.get(d.id)!),
+        );
+      } catch (err) {
+        refused.set(version, err instanceof Error ? err.message : String(err));
+      }
+    }
+    if (kept.size) this.alternates.set(namespace, kept);
+    else this.alternates.delete(namespace);
+    return refused;
+  }
+
+  /**
+   * The tools as one conversation sees them: for each pinned plugin namespace whose pinned
+   * version is kept beside the current one, that version's tools instead of the current's.
+   */
+  view(pins: ReadonlyMap<string, string>): ToolSet {
+    const swapped = new Map<string, RegisteredTool[]>();
+    for (const [namespace, version] of pins) {
+      const tools = this.alternates.get(namespace)?.get(version);
+      if (tools) swapped.set(namespace, tools);
+    }
+    if (swapped.size === 0) return this;
+    const list = [...this.all().filter((t) => !swapped.has(namespaceOf(t.def.id))), ...[...swapped.values()].flat()];
+    return {
+      find: (name) => list.find((t) => t.def.id === name || t.wireName === name),
+      all: () => [...list],
+      forModel: (options = {}) => offerable(list, options),
+      nearest: (name, count = 3) => nearestNames(list, name, count),
+    };
+  }
+}
+
+export interface ForModelOptions {
+  readOnly?: boolean;
+  offered?: ReadonlySet<string>;
+}
+
+/** What the dispatcher and the turn builder need of the tools: the registry, or one conversation's view of it. */
+export interface ToolSet {
+  find(name: string): RegisteredTool | undefined;
+  all(): RegisteredTool[];
+  forModel(options?: ForModelOptions): RegisteredTool[];
+  nearest(name: string, count?: number): string[];
+}
+
+function namespaceOf(id: string): string {
+  return id.slice(0, id.indexOf('.'));
+}
+
+/**
+ * What the model may be offered: never `user_only` or deprecated tools (the first wall; the
+ * dispatcher is the second), only reads in Plan mode, and only `offered` ids when given.
+ */
+function offerable(tools: readonly RegisteredTool[], options: ForModelOptions): RegisteredTool[] {
+  return tools.filter(
+    (t) =>
+      t.def.caller !== 'user_only' &&
+      !t.def.deprecated &&
+      (!options.readOnly || t.def.safety === 'read') &&
+      (!options.offered || options.offered.has(t.def.id)),
+  );
+}
+
+/** The closest known wire names, for an `unknown_tool` error the model can recover from. */
+function nearestNames(tools: readonly RegisteredTool[], name: string, count: number): string[] {
+  return tools
+    .map((t) => ({ name: t.wireName, d: editDistance(name.toLowerCase(), t.wireName) }))
+    .sort((a, b) => a.d - b.d)
+    .slice(0, count)
+    .map((x) => x.name);
 }

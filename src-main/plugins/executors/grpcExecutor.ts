@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
@@ -94,6 +94,7 @@ export function loadGrpcMethod(spec: GrpcSpec, pluginDir: string): LoadedMethod 
   if (!inside(root, protoPath)) {
     throw new ToolFailure('not_allowed', `The plugin's proto file '${spec.proto}' leads outside the plugin folder; refused.`);
   }
+  checkImports(root, protoPath, spec.proto, new Set());
   let packageDefinition: protoLoader.PackageDefinition;
   try {
     packageDefinition = protoLoader.loadSync(protoPath, { ...GRPC_LOADER_OPTIONS, includeDirs: [root] });
@@ -124,7 +125,9 @@ export function loadGrpcMethod(spec: GrpcSpec, pluginDir: string): LoadedMethod 
 /** The request as the wire bytes, after refusing fields the message does not have. Throws ToolFailure('invalid_params'). */
 export function encodeGrpcRequest(loaded: LoadedMethod, args: Readonly<Record<string, unknown>>): Buffer {
   const type = loaded.definition.requestType.type as DescriptorProtoLike;
-  checkFields(args, type, loaded.packageDefinition, '');
+  const service = loaded.definition.path.replace(/^\/|\/[^/]*$/g, '');
+  const fullName = resolveName(type.name ?? '', service, loaded.packageDefinition) ?? lastResort(type.name ?? '', loaded.packageDefinition);
+  checkFields(args, { type, fullName }, loaded.packageDefinition, '');
   try {
     return loaded.definition.requestSerialize(args as object);
   } catch (err) {
@@ -133,7 +136,7 @@ export function encodeGrpcRequest(loaded: LoadedMethod, args: Readonly<Record<st
 }
 
 /** Where to connect: the checked address and how. */
-interface Destination {
+export interface GrpcDestination {
   host: string;
   port: number;
   origin: string;
@@ -148,10 +151,11 @@ interface Destination {
  * `https://host:port`, public unless allowed. Throws ToolFailure: `not_allowed` for the
  * guard's refusals, `handler_error` when the name does not resolve.
  */
-export async function checkGrpcAddress(address: string, egress: EgressOptions | undefined): Promise<Destination> {
+export async function checkGrpcAddress(address: string, egress: EgressOptions | undefined): Promise<GrpcDestination> {
   const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(address);
   const port = Number(m?.[2]);
-  if (!m || !(port > 0 && port <= 65535)) throw new ToolFailure('handler_error', `The plugin's gRPC address '${address}' is not host:port.`);
+  if (!m || !(port > 0 && port <= 65535))
+    throw new ToolFailure('handler_error', `The plugin's gRPC address '${address}' is not host:port.`);
   const hostPart = m[1] ?? '';
   const host = hostPart.replace(/^\[|\]$/g, '');
   let plainOrigin: string;
@@ -254,6 +258,40 @@ function statusFailure(err: grpc.ServiceError, name: string, origin: string, ctx
   }
 }
 
+/**
+ * The files a proto imports, and theirs, must resolve inside the plugin folder too (the
+ * loader would follow `import "../x.proto"` or a symlink out of it). Imports found nowhere
+ * in the folder are left to the loader (the bundled google/protobuf types, or its error).
+ */
+function checkImports(root: string, file: string, shown: string, seen: Set<string>): void {
+  if (seen.has(file)) return;
+  seen.add(file);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return;
+  }
+  for (const m of text.matchAll(/\bimport\s+(?:public\s+|weak\s+)?["']([^"']+)["']/g)) {
+    const target = m[1] ?? '';
+    const refuse = () =>
+      new ToolFailure(
+        'not_allowed',
+        `The plugin's proto file '${shown}' imports '${target}', which is outside the plugin folder; refused.`,
+      );
+    if (isAbsolute(target) || target.includes('\\')) throw refuse();
+    let real: string;
+    try {
+      real = realpathSync(join(root, target));
+    } catch {
+      if (target.split('/').includes('..')) throw refuse();
+      continue;
+    }
+    if (!inside(root, real)) throw refuse();
+    checkImports(root, real, target, seen);
+  }
+}
+
 function inside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
@@ -271,13 +309,21 @@ interface DescriptorProtoLike {
   options?: { mapEntry?: boolean } | null;
 }
 
+/** A message type and its full name (field type names are written relative to it). */
+interface Scoped {
+  type: DescriptorProtoLike;
+  /** Full name without the leading dot; '' when unknown (nested types then are not checked). */
+  fullName: string;
+}
+
 /**
  * Refuses keys the message does not have (protobuf's own encoding drops them silently), in
  * nested messages, repeated messages and map values too. Types it cannot find are left to
  * the encoder.
  */
-function checkFields(value: unknown, type: DescriptorProtoLike, defs: protoLoader.PackageDefinition, path: string): void {
+function checkFields(value: unknown, msg: Scoped, defs: protoLoader.PackageDefinition, path: string): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value) || Buffer.isBuffer(value)) return;
+  const { type } = msg;
   const fields = new Map((type.field ?? []).map((f) => [f.name, f]));
   for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
     const field = fields.get(key);
@@ -289,28 +335,59 @@ function checkFields(value: unknown, type: DescriptorProtoLike, defs: protoLoade
       );
     }
     if (field.type !== 'TYPE_MESSAGE' || v === null || v === undefined || !field.typeName) continue;
-    const nested = messageType(field.typeName, type, defs);
-    if (!nested) continue;
-    if (nested.options?.mapEntry) {
-      const valueField = nested.field?.find((f) => f.name === 'value');
+    const entry = type.nestedType?.find((n) => n.name === field.typeName && n.options?.mapEntry);
+    if (entry) {
+      const valueField = entry.field?.find((f) => f.name === 'value');
       const valueType =
-        valueField?.type === 'TYPE_MESSAGE' && valueField.typeName ? messageType(valueField.typeName, nested, defs) : undefined;
+        valueField?.type === 'TYPE_MESSAGE' && valueField.typeName ? messageType(valueField.typeName, msg, defs) : undefined;
       if (valueType && typeof v === 'object' && !Array.isArray(v)) {
         for (const [k, item] of Object.entries(v as Record<string, unknown>)) checkFields(item, valueType, defs, `${where}.${k}`);
       }
-    } else if (Array.isArray(v)) {
-      v.forEach((item, i) => checkFields(item, nested, defs, `${where}[${i}]`));
-    } else {
-      checkFields(v, nested, defs, where);
+      continue;
     }
+    const nested = messageType(field.typeName, msg, defs);
+    if (!nested) continue;
+    if (Array.isArray(v)) v.forEach((item, i) => checkFields(item, nested, defs, `${where}[${i}]`));
+    else checkFields(v, nested, defs, where);
   }
 }
 
-function messageType(typeName: string, parent: DescriptorProtoLike, defs: protoLoader.PackageDefinition): DescriptorProtoLike | undefined {
-  const full = typeName.replace(/^\./, '');
-  const def = defs[full] as protoLoader.MessageTypeDefinition | undefined;
-  if (def && def.format === 'Protocol Buffer 3 DescriptorProto') return def.type as DescriptorProtoLike;
-  // Map entries live only as nested types of the message that has the map.
-  const last = full.split('.').pop();
-  return parent.nestedType?.find((n) => n.name === last);
+/** A field's message type, its name looked up as protobuf does: from the innermost scope outwards. */
+function messageType(typeName: string, parent: Scoped, defs: protoLoader.PackageDefinition): Scoped | undefined {
+  if (!parent.fullName && !typeName.startsWith('.')) return undefined;
+  const fullName = resolveName(typeName, parent.fullName, defs);
+  const type = fullName ? lookupType(fullName, defs) : undefined;
+  return fullName && type ? { type, fullName } : undefined;
+}
+
+function resolveName(typeName: string, scope: string, defs: protoLoader.PackageDefinition): string | undefined {
+  if (typeName.startsWith('.')) return lookupType(typeName.slice(1), defs) ? typeName.slice(1) : undefined;
+  const parts = scope ? scope.split('.') : [];
+  for (let i = parts.length; i >= 0; i--) {
+    const candidate = [...parts.slice(0, i), typeName].join('.');
+    if (lookupType(candidate, defs)) return candidate;
+  }
+  return undefined;
+}
+
+/** A message by full name: a top-level one from the package definition, a nested one (not listed there) from its parent's nestedType. */
+function lookupType(fullName: string, defs: protoLoader.PackageDefinition): DescriptorProtoLike | undefined {
+  const parts = fullName.split('.');
+  for (let i = parts.length; i > 0; i--) {
+    const def = defs[parts.slice(0, i).join('.')] as { format?: string; type?: unknown } | undefined;
+    if (!def) continue;
+    if (def.format !== 'Protocol Buffer 3 DescriptorProto') return undefined;
+    let type: DescriptorProtoLike | undefined = def.type as DescriptorProtoLike;
+    for (const name of parts.slice(i)) type = type?.nestedType?.find((n) => n.name === name);
+    return type;
+  }
+  return undefined;
+}
+
+/** The request type from another package (e.g. google.protobuf.Empty): the one message of that name, or ''. */
+function lastResort(name: string, defs: protoLoader.PackageDefinition): string {
+  const found = Object.keys(defs).filter(
+    (k) => (k === name || k.endsWith(`.${name}`)) && (defs[k] as { format?: string }).format === 'Protocol Buffer 3 DescriptorProto',
+  );
+  return found.length === 1 ? (found[0] ?? '') : '';
 }
