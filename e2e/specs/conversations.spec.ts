@@ -39,8 +39,10 @@ describe('conversations and skills in Chromium against the web host', { skip: !h
     assert.ok(toolNames(first).includes('skills_load_skill'));
     assert.ok(!toolNames(first).includes('layers_load'), 'layers tools are not offered before the skill is loaded');
     const loadSkill = first!.tools!.find((t) => t.function.name === 'skills_load_skill')!;
+    // The built-in skills, and the one the built-in terrain-hazard plugin brings.
     assert.deepEqual((loadSkill.function.parameters as { properties: { name: { enum: string[] } } }).properties.name.enum, [
       'inspect',
+      'landslide-susceptibility',
       'layers',
       'processing',
       'style',

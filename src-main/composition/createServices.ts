@@ -75,7 +75,15 @@ export async function createServices(options: ServicesOptions): Promise<Services
       // http and grpc plugins pass the same SSRF guard, with the person's non-public origins.
       egress: { allowedOrigins },
     },
-    changed: (list) => emit('plugins/changed', { plugins: list }),
+    changed: (list, current) => {
+      emit('plugins/changed', { plugins: list });
+      // A plugin's skills (bound to its tools) load with the version new conversations get.
+      skills.setExtraRoots(
+        list
+          .filter((p) => p.state === 'available' && current.get(p.namespace) === p.version)
+          .map((p) => ({ dir: join(p.dir, 'skills'), origin: p.origin })),
+      );
+    },
   });
   void plugins.watch().catch((err: unknown) => console.error('[plugins] watching failed:', err));
   const conversations = createConversationLayer({

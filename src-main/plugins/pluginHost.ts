@@ -16,8 +16,8 @@ export interface PluginHostOptions {
   builtInDir: string;
   registry: Pick<ToolRegistry, 'setGroup' | 'setAlternates'>;
   tools: PluginToolDeps;
-  /** Told the whole list after every change (the `plugins/changed` event). */
-  changed(plugins: PluginInfo[]): void;
+  /** Told the whole list after every change (the `plugins/changed` event), and namespace → current version. */
+  changed(plugins: PluginInfo[], current: ReadonlyMap<string, string>): void;
   debounceMs?: number;
 }
 
@@ -115,7 +115,7 @@ export class PluginHost {
     }
     this.current = next;
     this.infos = entries.map((e) => this.info(e, reasons.get(`${e.namespace}@${e.version}`)));
-    this.o.changed(this.infos);
+    this.o.changed(this.infos, this.current);
   }
 
   /** namespace → the version new conversations get (the one a conversation pins when it first meets the plugin). */

@@ -146,3 +146,17 @@ describe('SkillCatalogue', () => {
     }
   });
 });
+
+describe('skills that come with a plugin', () => {
+  it('extra roots load with the fixed ones, and go when they are dropped', () => {
+    const { list } = roots();
+    const plugin = join(tempDir(), 'terrain', 'skills');
+    writeSkill(plugin, 'landslide', 'Maps landslide susceptibility with the terrain plugin.');
+    const catalogue = new SkillCatalogue(list);
+    assert.ok(!catalogue.names().includes('landslide'));
+    catalogue.setExtraRoots([{ dir: plugin, origin: 'user' }]);
+    assert.ok(catalogue.names().includes('landslide'));
+    catalogue.setExtraRoots([]);
+    assert.ok(!catalogue.names().includes('landslide'));
+  });
+});

@@ -33,6 +33,7 @@ export class SkillCatalogue implements SkillLibrary {
   private watching: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private knownToolIds: (() => ReadonlySet<string>) | undefined;
+  private extraRoots: readonly SkillRoot[] = [];
 
   constructor(
     private readonly roots: readonly SkillRoot[],
@@ -48,11 +49,22 @@ export class SkillCatalogue implements SkillLibrary {
     this.reload();
   }
 
+  /**
+   * Skill folders that come and go with something else — a plugin's `skills/`, bound to its
+   * tools — read with the same precedence as the fixed roots; reloads.
+   */
+  setExtraRoots(roots: readonly SkillRoot[]): void {
+    this.extraRoots = roots;
+    this.reload();
+  }
+
   /** Re-reads every root. Synchronous: skills are a few small files. */
   reload(): void {
     const byName = new Map<string, Skill>();
     const problems: SkillProblem[] = [];
-    const ordered = [...this.roots].sort((a, b) => ORIGIN_PRIORITY.indexOf(a.origin) - ORIGIN_PRIORITY.indexOf(b.origin));
+    const ordered = [...this.roots, ...this.extraRoots].sort(
+      (a, b) => ORIGIN_PRIORITY.indexOf(a.origin) - ORIGIN_PRIORITY.indexOf(b.origin),
+    );
     for (const root of ordered) {
       const read = readSkillRoot(root.dir, root.origin);
       problems.push(...read.problems);
