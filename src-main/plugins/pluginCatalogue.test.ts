@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
+import { nextReload } from '../skills/testing/nextReload.js';
 import { stringify } from 'yaml';
 import { pluginToolId } from '../../src-shared/plugins/pluginManifest.js';
 import { PluginCatalogue, type PluginRoot } from './pluginCatalogue.js';
@@ -84,18 +85,6 @@ function assertReason(entry: PluginEntry, pattern: RegExp): void {
     entry.reasons.some((r) => pattern.test(r)),
     `expected a reason ${pattern} in:\n${entry.reasons.join('\n')}`,
   );
-}
-
-/** Resolves on the catalogue's next reload (hot-load), or fails after `ms`. */
-function nextReload(catalogue: PluginCatalogue, ms = 5000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no reload within ${ms} ms`)), ms);
-    const off = catalogue.onChange(() => {
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
 }
 
 describe('PluginCatalogue: roots and precedence', () => {

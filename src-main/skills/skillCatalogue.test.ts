@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { nextReload } from './testing/nextReload.js';
 import { SkillCatalogue } from './skillCatalogue.js';
 
 const temps: string[] = [];
@@ -30,18 +31,6 @@ function roots() {
       { dir: dirs.project, origin: 'project' as const },
     ],
   };
-}
-
-/** Resolves on the catalogue's next reload (hot-load), or fails after `ms`. */
-function nextReload(catalogue: SkillCatalogue, ms = 5000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no reload within ${ms} ms`)), ms);
-    const off = catalogue.onChange(() => {
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
 }
 
 describe('SkillCatalogue', () => {

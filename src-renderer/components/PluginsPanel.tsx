@@ -4,6 +4,7 @@ import { selectPlugins, selectPluginsError, selectPluginsLoaded, selectPluginsOp
 import { useAppStore } from '../store/useAppStore.js';
 import { pluginCountLabel } from './pluginFormat.js';
 import { PluginItem } from './PluginItem.js';
+import './AuditPanel.css';
 import './PluginsPanel.css';
 
 const close = () => appStore.getState().setPluginsOpen(false);
