@@ -22,10 +22,12 @@ export interface PluginHostOptions {
 }
 
 /**
- * The plugin manager: the catalogue's plugins become tools of the registry, hot. Per namespace
- * the newest available version is active (its tools are what the model is offered at its next
- * request); a plugin whose executor this build cannot run, or whose tools the registry refuses
- * (a clash of names), is listed as unavailable with the reason and never offered.
+ * The plugin manager: the catalogue's plugins become tools of the registry, hot. A version is
+ * offered once its own self-test cases pass. Per namespace the newest version that is not
+ * deprecated is current (what new conversations get, at their next request); older versions
+ * stay beside it for the conversations pinned to them (pluginPins.ts). A plugin whose executor
+ * this build cannot run, whose self-tests fail, or whose tools the registry refuses (a clash of
+ * names) is listed as unavailable with the reason and never offered.
  */
 export class PluginHost {
   private readonly catalogue: PluginCatalogue;
