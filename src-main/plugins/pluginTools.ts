@@ -78,6 +78,7 @@ function toolDefinition(manifest: PluginManifest, tool: PluginToolManifest, dir:
     safety: tool.safety,
     riskLevel: tool.risk_level,
     network: tool.network,
+    ...(declaredOrigin(tool) ? { origins: [declaredOrigin(tool)!] } : {}),
     caller: tool.caller,
     userVisible: tool.user_visible,
     ...(tool.limits.timeout_s ? { timeoutMs: tool.limits.timeout_s * 1000 } : {}),
@@ -189,6 +190,14 @@ async function refuseUnsandboxedReach(tool: PluginToolManifest, args: Record<str
       throw new ToolFailure('not_allowed', `params.${param}: this names one of Mapwright's own files, which plugins may not read.`, false);
     }
   }
+}
+
+/** The endpoint an http or grpc tool declares (approved once per tool version). */
+function declaredOrigin(tool: PluginToolManifest): string | null {
+  const ex = tool.executor;
+  if (ex.type === 'http') return new URL(ex.url).origin;
+  if (ex.type === 'grpc') return `grpc://${ex.address}`;
+  return null;
 }
 
 function forModel(text: string): string {

@@ -35,6 +35,21 @@ describe('approval policy', () => {
       decision: 'auto',
     });
   });
+  it("a plugin's declared endpoint may be approved once per tool version; a source in the arguments never", () => {
+    const endpoint = tool('read', { network: true, origins: ['https://api.example.com'] });
+    assert.deepEqual(decideApproval({ ...base, def: endpoint }), { kind: 'ask', rememberable: true });
+    assert.deepEqual(decideApproval({ ...base, granted: true, def: endpoint }), { kind: 'run', decision: 'granted' });
+    assert.deepEqual(
+      decideApproval({ ...base, mode: 'auto', def: endpoint }),
+      { kind: 'ask', rememberable: true },
+      'Auto does not approve a network call',
+    );
+    assert.deepEqual(decideApproval({ ...base, granted: true, def: endpoint, networkOrigins: ['https://other.example'] }), {
+      kind: 'ask',
+      rememberable: false,
+    });
+    assert.equal(decideApproval({ ...base, mode: 'plan', granted: true, def: endpoint }).kind, 'refuse');
+  });
   it('Plan: only reads run for the model', () => {
     assert.equal(decideApproval({ ...base, mode: 'plan', def: tool('write') }).kind, 'refuse');
     assert.equal(decideApproval({ ...base, mode: 'plan', def: tool('read') }).kind, 'run');

@@ -22,7 +22,8 @@ export interface PolicyInput {
  * Who must say yes before a call runs. Risk comes from the tool's declaration, never from
  * the model (DESIGN §4): read runs at once (unless reads ask); write asks, unless granted for
  * the session or in Auto mode; destructive, `critical` and network calls always ask and are never
- * remembered — a call is network when the tool says so or when a source it names is (read
+ * remembered — except a network tool whose origins are its own declaration (a plugin's
+ * endpoint), which may be approved once for the tool's version — a call is network when the tool says so or when a source it names is (read
  * tools included), and Plan mode refuses it. The person's own GUI actions are their approval,
  * except destructive ones and those carrying a path or SQL text from the renderer, which is
  * trusted less than main.
@@ -52,7 +53,14 @@ export function decideApproval({
       message: `Plan mode: ${def.id} would reach the network (${networkOrigins.join(', ') || 'a network tool'}), so it is not run now. Describe it as a step of your plan instead.`,
     };
   }
-  if (def.safety === 'destructive' || def.riskLevel === 'critical' || network) return { kind: 'ask', rememberable: false };
+  if (def.safety === 'destructive' || def.riskLevel === 'critical') return { kind: 'ask', rememberable: false };
+  if (network) {
+    // Only origins the tool version itself declares can be approved once (a plugin endpoint);
+    // a source named in the arguments is asked for every time.
+    const declaredOnly = (def.origins?.length ?? 0) > 0 && networkOrigins.length === 0;
+    if (!declaredOnly) return { kind: 'ask', rememberable: false };
+    return granted ? { kind: 'run', decision: 'granted' } : { kind: 'ask', rememberable: true };
+  }
   if (caller === 'user') return unverifiedGuiInput ? { kind: 'ask', rememberable: false } : { kind: 'run', decision: 'user_action' };
   if (def.safety === 'read') return askForReads ? { kind: 'ask', rememberable: true } : { kind: 'run', decision: 'not_needed' };
   if (granted) return { kind: 'run', decision: 'granted' };

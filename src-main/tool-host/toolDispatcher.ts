@@ -253,7 +253,7 @@ export class ToolDispatcher {
         args,
         rememberable: policy.rememberable,
         ...(preview ? { preview } : {}),
-        ...(caps.networkOrigins.length ? { network: caps.networkOrigins } : {}),
+        ...(caps.networkOrigins.length || def.origins?.length ? { network: [...caps.networkOrigins, ...(def.origins ?? [])] } : {}),
         ...(unverifiedGuiInput ? { fromInterface: true } : {}),
       },
       tool.definitionHash,

@@ -99,6 +99,7 @@ export class ToolRegistry implements ToolSet {
           def.exec,
           // Only where declared, so built-in tools keep their hashes (and the grants tied to them).
           ...(def.riskLevel ? [def.riskLevel] : []),
+          ...(def.origins?.length ? [def.origins] : []),
         ]),
       )
       .digest('hex')

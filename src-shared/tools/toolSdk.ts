@@ -87,6 +87,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, H extends Handl
    */
   riskLevel?: 'low' | 'medium' | 'high' | 'critical';
   network?: boolean;
+  /**
+   * The network origins the tool itself declares (a plugin's http/grpc endpoint), never taken
+   * from arguments: the person may approve them once for this tool version (a remembered grant).
+   */
+  origins?: readonly string[];
   caller?: CallerPolicy;
   /**
    * true: the GUI may run this tool as the person (`entries/trigger`). The renderer is trusted
