@@ -1,6 +1,5 @@
 import { dirname, join } from 'node:path';
 import { methods, type Emit, type MethodHandlers } from '../../src-shared/bridge/contract.js';
-import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { METHOD_NAMES, type MethodName } from '../../src-shared/bridge/names.js';
 import { AgentRunner } from '../agent/agentRunner.js';
 import { createModelLayer } from '../settings/modelLayer.js';
@@ -58,7 +57,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     egress,
     runIsLive: () => runner?.state().status !== 'idle' && runner?.state().status !== undefined,
     send: (text) => void runner?.send(text),
-    extraTools: [createLoadSkillTool(skills) as unknown as ToolDefinition],
+    extraTools: [createLoadSkillTool(skills)],
     pinsFor: (conversationId) => (conversationId ? store.pluginPins.of(conversationId) : new Map()),
   });
   // Plugins become tools of the same registry, hot; the person's private files stay hidden

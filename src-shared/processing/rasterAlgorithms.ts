@@ -295,7 +295,7 @@ export const rasterCalculator = defineRasterAlgorithm({
 });
 
 /** The raster algorithms of the catalogue. */
-export const RASTER_ALGORITHMS = [
+export const RASTER_ALGORITHMS: readonly AlgorithmSpec[] = [
   resample,
   warp,
   mosaic,
@@ -308,4 +308,4 @@ export const RASTER_ALGORITHMS = [
   rasterize,
   zonalStatistics,
   rasterCalculator,
-] as unknown as readonly AlgorithmSpec[];
+];

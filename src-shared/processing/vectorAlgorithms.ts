@@ -38,10 +38,10 @@ export const buffer = defineAlgorithm({
  * The vector algorithms of the catalogue: these two, and the families in their own files
  * (overlays of two layers, geometry changes and measures, attribute work).
  */
-export const VECTOR_ALGORITHMS = [
+export const VECTOR_ALGORITHMS: readonly AlgorithmSpec[] = [
   reproject,
   buffer,
   ...GEOMETRY_ALGORITHMS,
   ...OVERLAY_ALGORITHMS,
   ...ATTRIBUTE_ALGORITHMS,
-] as unknown as readonly AlgorithmSpec[];
+];
