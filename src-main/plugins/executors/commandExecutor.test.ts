@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ToolFailure } from '../../../src-shared/tools/toolResult.js';
@@ -479,7 +479,8 @@ describe('command runs under bubblewrap', async () => {
       'gdal_translate',
       ['-of', 'GTiff', '-outsize', '50%', '50%', '-a_nodata', '{nodata}', '{input}', 'half.tif'],
       { input: fixture('elev.tif'), nodata: -9999 },
-      { outputs: ['half.tif'], progress: (f) => progress.push(f) },
+      // The fixture's folder is shown, as the app shows a layer's folder (it may be under /tmp, which the sandbox hides).
+      { outputs: ['half.tif'], progress: (f) => progress.push(f), readPaths: [dirname(fixture('elev.tif'))] },
     );
     assert.equal(r.sandboxed, true);
     assert.equal(r.ok, true, r.stderr);
