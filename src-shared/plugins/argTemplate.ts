@@ -9,7 +9,16 @@ export type TemplatePart = { text: string } | { param: string };
 
 const PLACEHOLDER = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-export function parseTemplate(template: string): { ok: true; parts: TemplatePart[] } | { ok: false; message: string } {
+/** A template that does not parse: the message, and what went wrong where (for callers that word it their way). */
+export interface TemplateProblem {
+  ok: false;
+  message: string;
+  problem: 'placeholder' | 'brace';
+  /** Offset of the offending brace. */
+  at: number;
+}
+
+export function parseTemplate(template: string): { ok: true; parts: TemplatePart[] } | TemplateProblem {
   const parts: TemplatePart[] = [];
   let text = '';
   for (let i = 0; i < template.length; i++) {
@@ -22,14 +31,19 @@ export function parseTemplate(template: string): { ok: true; parts: TemplatePart
       const close = template.indexOf('}', i);
       const name = close < 0 ? '' : template.slice(i + 1, close);
       if (close < 0 || !PLACEHOLDER.test(name)) {
-        return { ok: false, message: `bad placeholder at '${template.slice(i, i + 20)}': write {param} (or {{ and }} for braces)` };
+        return {
+          ok: false,
+          message: `bad placeholder at '${template.slice(i, i + 20)}': write {param} (or {{ and }} for braces)`,
+          problem: 'placeholder',
+          at: i,
+        };
       }
       if (text) parts.push({ text });
       text = '';
       parts.push({ param: name });
       i = close;
     } else if (c === '}') {
-      return { ok: false, message: `stray '}' in '${template}': write }} for a brace` };
+      return { ok: false, message: `stray '}' in '${template}': write }} for a brace`, problem: 'brace', at: i };
     } else text += c;
   }
   if (text) parts.push({ text });

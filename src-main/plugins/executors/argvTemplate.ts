@@ -15,7 +15,9 @@
  * Values are scalars only (string, finite number, boolean); NUL bytes are refused anywhere.
  */
 
-/** One piece of a parsed template element. */
+import { parseTemplate } from '../../../src-shared/plugins/argTemplate.js';
+
+/** One piece of a parsed template element (the plugins' one template parser, argTemplate.ts). */
 type Piece = { kind: 'text'; text: string } | { kind: 'param'; name: string };
 
 /** A refusal of a template or of the call's arguments, with a message naming the culprit. */
@@ -26,41 +28,20 @@ export class ArgvTemplateError extends Error {
   }
 }
 
-const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const NEGATIVE_NUMBER = /^-\d+(\.\d+)?$/;
 
 /** Splits one template element into literal text and placeholders; throws on a malformed one. */
 export function parseElement(element: string, index: number): Piece[] {
   if (element.includes('\0')) throw new ArgvTemplateError(`argv[${index}] contains a NUL byte.`);
-  const pieces: Piece[] = [];
-  let text = '';
-  for (let i = 0; i < element.length; i++) {
-    const c = element[i];
-    if (c === '{' && element[i + 1] === '{') {
-      text += '{';
-      i++;
-    } else if (c === '}' && element[i + 1] === '}') {
-      text += '}';
-      i++;
-    } else if (c === '{') {
-      const end = element.indexOf('}', i + 1);
-      const name = end < 0 ? '' : element.slice(i + 1, end);
-      if (!NAME.test(name))
-        throw new ArgvTemplateError(
-          `argv[${index}] '${element}' has a malformed placeholder at ${i}: write {name} (letters, digits, _), or {{ for a literal brace.`,
-        );
-      if (text) pieces.push({ kind: 'text', text });
-      text = '';
-      pieces.push({ kind: 'param', name });
-      i = end;
-    } else if (c === '}') {
-      throw new ArgvTemplateError(`argv[${index}] '${element}' has an unmatched '}' at ${i}: write }} for a literal brace.`);
-    } else {
-      text += c;
-    }
+  const parsed = parseTemplate(element);
+  if (!parsed.ok) {
+    throw new ArgvTemplateError(
+      parsed.problem === 'placeholder'
+        ? `argv[${index}] '${element}' has a malformed placeholder at ${parsed.at}: write {name} (letters, digits, _), or {{ for a literal brace.`
+        : `argv[${index}] '${element}' has an unmatched '}' at ${parsed.at}: write }} for a literal brace.`,
+    );
   }
-  if (text) pieces.push({ kind: 'text', text });
-  return pieces;
+  return parsed.parts.map((p) => ('param' in p ? { kind: 'param', name: p.param } : { kind: 'text', text: p.text }));
 }
 
 /** The placeholder names a template uses, in order of first use. */
