@@ -23,22 +23,24 @@ describe('plugin host: plugins become tools of the registry, hot', () => {
   const root = mkdtempSync(path.join(tmpdir(), 'mapwright-plugin-host-'));
   after(() => rmSync(root, { recursive: true, force: true }));
 
+  /** A host over a fresh home and project; `open` starts another over the same folders and registry (a restart). */
   function host(name: string) {
     const home = path.join(root, name, 'home');
     const projectPath = path.join(root, name, 'project', 'project.mapwright');
     mkdirSync(path.dirname(projectPath), { recursive: true });
     const registry = new ToolRegistry([]);
     const pushed: number[] = [];
-    const plugins = new PluginHost({
-      home,
-      projectPath,
-      builtInDir: BUILT_IN,
-      registry,
-      tools: { outputsDir: () => path.join(root, name, 'outputs'), hidePaths: () => [], readPaths: () => [] },
-      changed: (list) => pushed.push(list.length),
-      debounceMs: 50,
-    });
-    return { home, projectPath, registry, plugins, pushed };
+    const open = (over: { builtInDir?: string; hidePaths?: readonly string[] } = {}) =>
+      new PluginHost({
+        home,
+        projectPath,
+        builtInDir: over.builtInDir ?? BUILT_IN,
+        registry,
+        tools: { outputsDir: () => path.join(root, name, 'outputs'), hidePaths: () => over.hidePaths ?? [], readPaths: () => [] },
+        changed: (list) => pushed.push(list.length),
+        debounceMs: 50,
+      });
+    return { home, projectPath, registry, plugins: open(), pushed, open };
   }
 
   it('the built-in hello plugin is listed available and its tool registered; the tool runs its command', async () => {
@@ -61,7 +63,7 @@ describe('plugin host: plugins become tools of the registry, hot', () => {
   });
 
   it('a plugin whose executor this build cannot run is unavailable with the reason, and not registered', async () => {
-    const { home, registry, plugins } = host('unrunnable');
+    const { home, registry, plugins, open } = host('unrunnable');
     const dir = path.join(home, 'plugins', 'remote');
     mkdirSync(dir, { recursive: true });
     writeFileSync(
@@ -85,14 +87,7 @@ describe('plugin host: plugins become tools of the registry, hot', () => {
       ].join('\n'),
     );
     await plugins.close();
-    const again = new PluginHost({
-      home,
-      projectPath: path.join(root, 'unrunnable', 'p.mapwright'),
-      builtInDir: BUILT_IN,
-      registry,
-      tools: { outputsDir: () => root, hidePaths: () => [], readPaths: () => [] },
-      changed: () => {},
-    });
+    const again = open();
     const remote = again.list().find((p) => p.namespace === 'remote');
     assert.equal(remote?.state, 'unavailable');
     assert.match(remote!.reasons.join(' '), /the 'mcp' executor is not supported/);
@@ -101,7 +96,7 @@ describe('plugin host: plugins become tools of the registry, hot', () => {
   });
 
   it('a version whose self-test fails is unavailable, naming the case, and never registered', async () => {
-    const { home, registry, plugins } = host('selftest');
+    const { home, registry, plugins, open } = host('selftest');
     const dir = path.join(home, 'plugins', 'hello_bad');
     cpSync(path.join(BUILT_IN, 'hello'), dir, { recursive: true });
     const yaml = path.join(dir, 'plugin.yaml');
@@ -110,14 +105,7 @@ describe('plugin host: plugins become tools of the registry, hot', () => {
       readFileSync(yaml, 'utf8').replace('namespace: hello', 'namespace: hello_bad').replace("'Hello, {name}!'", "'Bye, {name}!'"),
     );
     await plugins.close();
-    const again = new PluginHost({
-      home,
-      projectPath: path.join(root, 'selftest', 'p.mapwright'),
-      builtInDir: path.join(root, 'none'),
-      registry,
-      tools: { outputsDir: () => root, hidePaths: () => [], readPaths: () => [] },
-      changed: () => {},
-    });
+    const again = open({ builtInDir: path.join(root, 'none') });
     await waitFor(
       'the self-test to finish',
       () => again.list().find((p) => p.namespace === 'hello_bad')?.reasons[0] !== 'its self-tests are running',
@@ -133,7 +121,7 @@ describe('plugin host: plugins become tools of the registry, hot', () => {
     process.env.MAPWRIGHT_PLUGIN_SANDBOX = 'off';
     resetSandboxProbe();
     try {
-      const { home, registry, plugins } = host('unsandboxed');
+      const { home, registry, plugins, open } = host('unsandboxed');
       await waitFor('hello', () => plugins.list().find((p) => p.id === 'hello@1.0.0')?.state === 'available');
       assert.equal(plugins.list().find((p) => p.id === 'hello@1.0.0')?.sandboxed, false);
       const tool = registry.find('hello.greet')!;
@@ -142,14 +130,7 @@ describe('plugin host: plugins become tools of the registry, hot', () => {
       await assert.rejects(tool.def.execute({ name: 'https://example.com/x.tif' }, ctx as never), /reaches the network/);
       assert.equal(((await tool.def.execute({ name: 'World' }, ctx as never)) as { sandboxed: boolean }).sandboxed, false);
       await plugins.close();
-      const inHome = new PluginHost({
-        home,
-        projectPath: path.join(root, 'unsandboxed', 'p.mapwright'),
-        builtInDir: BUILT_IN,
-        registry,
-        tools: { outputsDir: () => path.join(root, 'unsandboxed', 'out'), hidePaths: () => [home], readPaths: () => [] },
-        changed: () => {},
-      });
+      const inHome = open({ hidePaths: [home] });
       await waitFor('hello again', () => inHome.list().find((p) => p.id === 'hello@1.0.0')?.state === 'available');
       await assert.rejects(
         registry.find('hello.greet')!.def.execute({ name: path.join(home, 'settings.sqlite') }, ctx as never),

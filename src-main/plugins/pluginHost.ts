@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { PluginInfo } from '../../src-shared/bridge/pluginContract.js';
+import { pluginToolId } from '../../src-shared/plugins/pluginManifest.js';
 import { compareVersions } from '../../src-shared/plugins/semver.js';
 import type { ToolRegistry } from '../tool-host/toolRegistry.js';
 import { sandboxSupport } from './executors/bwrapSandbox.js';
@@ -161,7 +162,7 @@ export class PluginHost {
       state: reasons.length === 0 && entry.state === 'available' ? 'available' : 'unavailable',
       reasons,
       tools: (m?.tools ?? []).map((t) => ({
-        id: `${m!.namespace}.${t.name}`,
+        id: pluginToolId(m!.namespace, t.name),
         title: t.title,
         safety: t.safety,
         riskLevel: t.risk_level,

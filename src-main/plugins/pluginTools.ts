@@ -37,7 +37,7 @@ export const RUNNABLE_EXECUTORS = new Set(['command', 'http', 'grpc']);
 const DEFAULT_TIMEOUT_S = 120;
 const OUTPUT_CAP_BYTES = 1_000_000;
 /** The most a network executor (http, grpc) reads of an answer. */
-const HTTP_MAX_BYTES = 1_000_000;
+const NETWORK_MAX_BYTES = 1_000_000;
 /** What the model reads of a program's output; the rest is summarised by its length. */
 const MODEL_TEXT_CHARS = 8_000;
 
@@ -66,6 +66,7 @@ function toolDefinition(manifest: PluginManifest, tool: PluginToolManifest, dir:
   const input = pluginParametersSchema(tool) as z.ZodType<Record<string, unknown>>;
   const deprecated = tool.deprecated === false ? undefined : tool.deprecated === true ? 'deprecated by its plugin' : tool.deprecated;
   const strict = tool.risk_level === 'high' || tool.risk_level === 'critical';
+  const origin = declaredOrigin(tool);
   return defineTool<z.ZodType<Record<string, unknown>>, 'project'>({
     id,
     version: manifest.version,
@@ -78,7 +79,7 @@ function toolDefinition(manifest: PluginManifest, tool: PluginToolManifest, dir:
     safety: tool.safety,
     riskLevel: tool.risk_level,
     network: tool.network,
-    ...(declaredOrigin(tool) ? { origins: [declaredOrigin(tool)!] } : {}),
+    ...(origin ? { origins: [origin] } : {}),
     caller: tool.caller,
     userVisible: tool.user_visible,
     ...(tool.limits.timeout_s ? { timeoutMs: tool.limits.timeout_s * 1000 } : {}),
@@ -121,7 +122,7 @@ async function runTool(
     const answer = await runHttp(ex, args, {
       signal,
       timeoutMs,
-      maxBytes: HTTP_MAX_BYTES,
+      maxBytes: NETWORK_MAX_BYTES,
       allowedOrigin: new URL(ex.url).origin,
       ...(deps.egress ? { egress: deps.egress } : {}),
     });
@@ -137,7 +138,7 @@ async function runTool(
       pluginDir: dir,
       signal,
       timeoutMs,
-      maxBytes: HTTP_MAX_BYTES,
+      maxBytes: NETWORK_MAX_BYTES,
       ...(deps.egress ? { egress: deps.egress } : {}),
     });
     return { response: answer.response };
