@@ -3,8 +3,7 @@
  * checked, never connected to; the only sockets opened are to test servers on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startRecordingServer, type RecordingServer } from './testing/recordingServer.js';
 import { after, before, describe, test } from 'node:test';
 import { guardedFetch, guardedFetchStream } from './guardedFetch.js';
 import { isNonPublicAddress, parseIpLiteral } from './ipAddress.js';
@@ -284,41 +283,21 @@ describe('checkDestination', () => {
   });
 });
 
-/** Loopback test servers; each records the headers it received. */
-interface TestServer {
-  origin: string;
+/** Loopback test servers (each records what it received), answering by path. */
+interface TestServer extends RecordingServer {
   url: string;
-  received: { url: string; method: string; headers: IncomingHttpHeaders; body: string }[];
-  close(): Promise<void>;
 }
 
 async function startServer(
   handle: (path: string, reply: (status: number, headers: Record<string, string>, body?: string | Buffer) => void) => void,
 ): Promise<TestServer> {
-  const received: TestServer['received'] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ url: req.url ?? '', method: req.method ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() });
-      handle(req.url ?? '/', (status, headers, body) => {
-        res.writeHead(status, headers);
-        res.end(body);
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    url: `http://127.0.0.1:${port}`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const server = await startRecordingServer((req, res) =>
+    handle(req.url || '/', (status, headers, body) => {
+      res.writeHead(status, headers);
+      res.end(body);
+    }),
+  );
+  return { ...server, url: server.origin };
 }
 
 describe('guardedFetch against loopback servers', () => {

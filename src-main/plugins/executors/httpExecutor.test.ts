@@ -5,50 +5,15 @@
  * origin), the size cap, the time limit, Stop, and answers outside 2xx.
  */
 import assert from 'node:assert/strict';
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startRecordingServer, type RecordingServer } from '../../net/testing/recordingServer.js';
+import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { ToolFailure } from '../../../src-shared/tools/toolResult.js';
 import type { EgressOptions } from '../../net/ssrfGuard.js';
 import { buildHttpRequest, PLUGIN_USER_AGENT, runHttp, type HttpContext, type HttpSpec } from './httpExecutor.js';
 
-interface Received {
-  url: string;
-  method: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-interface TestServer {
-  origin: string;
-  received: Received[];
-  close(): Promise<void>;
-}
-
-/** A loopback server; `handle` answers from the raw request path (as sent, still percent-encoded). */
-async function startServer(handle: (req: Received, res: ServerResponse) => void): Promise<TestServer> {
-  const received: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const entry = { url: req.url ?? '', method: req.method ?? '', headers: req.headers, body: Buffer.concat(chunks).toString() };
-      received.push(entry);
-      handle(entry, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    received,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
+type TestServer = RecordingServer;
+const startServer = startRecordingServer;
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, body?: string | Buffer): void {
   res.writeHead(status, headers);
