@@ -94,6 +94,25 @@ const MIGRATIONS: string[] = [
      version TEXT NOT NULL,
      PRIMARY KEY (conversation_id, namespace)
    );`,
+  // 5: a call made by an outside MCP client records which client (mcp-server/).
+  `ALTER TABLE audit ADD COLUMN client TEXT;`,
+  // 6: the person's plugin choices for this project: plugins switched off, MCP tools marked
+  // read-only (per plugin version), declared origins approved once per plugin version.
+  `CREATE TABLE plugin_disabled (
+     namespace TEXT PRIMARY KEY
+   );
+   CREATE TABLE plugin_tool_marks (
+     tool_id TEXT NOT NULL,
+     version TEXT NOT NULL,
+     mark TEXT NOT NULL,
+     PRIMARY KEY (tool_id, version)
+   );
+   CREATE TABLE plugin_origin_grants (
+     tool_id TEXT NOT NULL,
+     definition_hash TEXT NOT NULL,
+     granted_at TEXT NOT NULL,
+     PRIMARY KEY (tool_id, definition_hash)
+   );`,
 ];
 
 export type OpenOptions = Pick<SqliteOpenOptions, 'nativeBinding'>;
