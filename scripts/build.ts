@@ -3,6 +3,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundles, type BundleSpec } from '../electron.config.js';
+import { buildPluginHost } from '../src-main/plugins/plugin-host/buildPluginHost.js';
 
 /**
  * Builds every bundle described in electron.config.ts with esbuild, plus the renderer's
@@ -33,7 +34,8 @@ function options(spec: BundleSpec): BuildOptions {
 }
 
 export async function buildAll(): Promise<void> {
-  await Promise.all(bundles.map((spec) => build(options(spec))));
+  // The module-plugin host is bundled whole (see buildPluginHost.ts): dist/main/plugin-host.mjs.
+  await Promise.all([...bundles.map((spec) => build(options(spec))), buildPluginHost()]);
   await mkdir(join(root, 'dist', 'renderer'), { recursive: true });
   await copyFile(join(root, 'src-renderer', 'index.html'), join(root, 'dist', 'renderer', 'index.html'));
 }
