@@ -221,6 +221,15 @@ describe('ModuleHost with the net handle', () => {
     assert.deepEqual(fetched, [{ url: 'https://example.org/x', init: { method: 'POST', body: 'hi' } }]);
   });
 
+  test('a call of a tool that does not declare the network cannot use net, although the plugin was given it', async () => {
+    fetched.length = 0;
+    await assert.rejects(
+      host.call('fetch', { url: 'https://example.org/x' }, { ...callOpts(), handles: [] }),
+      /may not use the 'net' handle \(it does not declare network: true\)/,
+    );
+    assert.deepEqual(fetched, [], 'main was never asked to fetch');
+  });
+
   test('project is undefined when not required', async () => {
     const out = await host.call('echo', {}, callOpts());
     assert.deepEqual((out.result as { handles: unknown }).handles, { project: false, net: true });
