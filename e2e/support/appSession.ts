@@ -65,11 +65,13 @@ export async function openAppIn(browser: Browser, url: string, beforeOpen?: (pag
 /**
  * One spec file's world: Chromium, a scripted model, a fresh data folder and a web host,
  * started before its tests and torn down after them. `configureModel: false` starts the host
- * with no model, as a person would who has not set one up yet.
+ * with no model, as a person would who has not set one up yet; `env` adds to the host's
+ * environment (`MAPWRIGHT_MCP_HTTP`…).
  */
-export function useAppSession(options: { configureModel?: boolean; homePrefix?: string } = {}): AppSession {
+export function useAppSession(options: { configureModel?: boolean; homePrefix?: string; env?: Record<string, string> } = {}): AppSession {
   const session = {} as AppSession;
   const env = () => ({
+    ...options.env,
     MAPWRIGHT_HOME: session.home,
     ...(options.configureModel === false ? {} : { MAPWRIGHT_MODEL_URL: session.model.url, MAPWRIGHT_MODEL: 'scripted' }),
   });

@@ -9,7 +9,7 @@ export type NewAuditEntry = Omit<AuditEntry, 'id' | 'at'>;
 
 export interface AuditFilter {
   toolId?: string;
-  caller?: 'user' | 'model';
+  caller?: 'user' | 'model' | 'client';
   outcome?: 'ok' | 'error';
   limit?: number;
 }
@@ -21,8 +21,8 @@ export class AuditRepo {
   add(entry: NewAuditEntry): void {
     this.db
       .prepare(
-        `INSERT INTO audit (at, conversation_id, run_id, caller, tool_id, tool_version, definition_hash, args, decision, decided_by, outcome, error_code, duration_ms)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO audit (at, conversation_id, run_id, caller, tool_id, tool_version, definition_hash, args, decision, decided_by, outcome, error_code, duration_ms, client)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         new Date().toISOString(),
@@ -38,6 +38,7 @@ export class AuditRepo {
         entry.outcome,
         entry.errorCode,
         entry.durationMs,
+        entry.client ?? null,
       );
   }
 
@@ -70,6 +71,7 @@ export class AuditRepo {
         outcome: r.outcome,
         errorCode: r.error_code,
         durationMs: r.duration_ms,
+        client: (r.client as string | null | undefined) ?? null,
       }),
     );
   }

@@ -20,11 +20,26 @@ export class ApprovalBroker {
    * definition hash they saw: a changed definition is a different tool and asks again.
    */
   private readonly grants = new Map<string, string>();
+  /** Whether a window is there to show a dialog; unknown (always yes) until a host says. */
+  private presence: () => boolean = () => true;
 
   constructor(
     private readonly announce: (request: ApprovalRequest) => void,
     private readonly resolved: (id: string, d: Decision) => void,
   ) {}
+
+  /**
+   * Tells the broker how to know whether any renderer is connected. With none, nobody can
+   * answer a dialog: the dispatcher refuses a call that would ask instead of leaving it pending.
+   */
+  setPresence(anyWindow: () => boolean): void {
+    this.presence = anyWindow;
+  }
+
+  /** Whether a dialog asked now could be answered: some window is connected. */
+  canAsk(): boolean {
+    return this.presence();
+  }
 
   isGranted(toolId: string, definitionHash: string): boolean {
     return this.grants.get(toolId) === definitionHash;

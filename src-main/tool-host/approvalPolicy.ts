@@ -27,6 +27,11 @@ export interface PolicyInput {
  * tools included), and Plan mode refuses it. The person's own GUI actions are their approval,
  * except destructive ones and those carrying a path or SQL text from the renderer, which is
  * trusted less than main.
+ *
+ * An outside MCP client (`client`) is treated exactly as the model: user-only tools and, in
+ * Plan mode, changes and network calls are refused; writes ask unless granted or in Auto. It
+ * shares the session's grants: "allow this tool for this session" is the person's word about a
+ * tool (its definition), whoever asks next, and every dialog names the client that asks.
  */
 export function decideApproval({
   def,
@@ -38,16 +43,17 @@ export function decideApproval({
   unverifiedGuiInput = false,
 }: PolicyInput): PolicyDecision {
   const network = def.network === true || networkOrigins.length > 0;
-  if (caller === 'model' && def.caller === 'user_only') {
+  const automated = caller !== 'user';
+  if (automated && def.caller === 'user_only') {
     return { kind: 'refuse', message: `${def.id} can only be run by the person, from the interface.` };
   }
-  if (caller === 'model' && mode === 'plan' && def.safety !== 'read') {
+  if (automated && mode === 'plan' && def.safety !== 'read') {
     return {
       kind: 'refuse',
       message: `Plan mode: ${def.id} changes the project, so it is not run now. Describe it as a step of your plan instead.`,
     };
   }
-  if (caller === 'model' && mode === 'plan' && network) {
+  if (automated && mode === 'plan' && network) {
     return {
       kind: 'refuse',
       message: `Plan mode: ${def.id} would reach the network (${networkOrigins.join(', ') || 'a network tool'}), so it is not run now. Describe it as a step of your plan instead.`,

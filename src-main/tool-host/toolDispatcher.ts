@@ -17,6 +17,8 @@ export interface DispatchRequest {
   /** JSON text from the model, or an object from the GUI. */
   rawArgs: unknown;
   caller: Caller;
+  /** For a `client` call: the outside MCP client (`<name> <version>`), audited and shown in the dialog. */
+  client?: string;
   /**
    * The person gave this input to main directly (a path picked in a native open dialog), not
    * through the renderer: a GUI call carrying it is their own action and is not asked again.
@@ -77,7 +79,7 @@ const REFUSED_BY_POLICY: Verdict = { decision: 'refused', decidedBy: 'policy' };
 const USER_ACTION: Verdict = { decision: 'user_action', decidedBy: 'user' };
 
 /** What the audit needs of a request. */
-type AuditedRequest = Pick<DispatchRequest, 'name' | 'caller' | 'runId' | 'conversationId'>;
+type AuditedRequest = Pick<DispatchRequest, 'name' | 'caller' | 'runId' | 'conversationId' | 'client'>;
 
 /** A stage either hands its result to the next one or ends the call (already audited). */
 interface Ended {
@@ -239,8 +241,19 @@ export class ToolDispatcher {
     });
     if (policy.kind === 'refuse') return this.end(req, tool, args, REFUSED_BY_POLICY, toolError('not_allowed', policy.message, false));
     if (policy.kind === 'run') return { decision: policy.decision, decidedBy: policy.decision === 'user_action' ? 'user' : 'policy' };
+    // Nobody could answer a dialog now (no window): refuse at once rather than leave the call hanging.
+    if (!this.approvals.canAsk())
+      return this.end(
+        req,
+        tool,
+        args,
+        REFUSED_BY_SYSTEM,
+        toolError('not_allowed', `No Mapwright window is open to approve ${tool.wireName}; open the app and try again.`, false),
+      );
 
     req.onStatus?.('awaiting_approval');
+    // A call from an outside MCP client says so in the dialog, among the facts about its effect.
+    const shown = req.caller === 'client' ? { ...preview, requestedBy: `MCP client ${req.client ?? '(unnamed)'}` } : preview;
     const answer = await this.approvals.request(
       {
         callId: req.callId,
@@ -252,7 +265,7 @@ export class ToolDispatcher {
         safety: def.safety,
         args,
         rememberable: policy.rememberable,
-        ...(preview ? { preview } : {}),
+        ...(shown ? { preview: shown } : {}),
         ...(caps.networkOrigins.length || def.origins?.length ? { network: [...caps.networkOrigins, ...(def.origins ?? [])] } : {}),
         ...(unverifiedGuiInput ? { fromInterface: true } : {}),
       },
@@ -365,6 +378,7 @@ export class ToolDispatcher {
       outcome: result.ok ? 'ok' : 'error',
       errorCode: result.ok ? null : result.error.code,
       durationMs,
+      ...(req.caller === 'client' ? { client: req.client ?? null } : {}),
     });
     return { result, tool, args, durationMs, loadedLayers };
   }

@@ -54,6 +54,7 @@ export function AuditFilters() {
         options={[
           ['user', 'You'],
           ['model', 'Assistant'],
+          ['client', 'MCP client'],
         ]}
         onChange={(v) => set({ caller: v as AuditFilter['caller'] })}
       />

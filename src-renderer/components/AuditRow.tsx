@@ -6,6 +6,12 @@ import { JsonView } from './JsonView.js';
 
 const COLUMNS = 7;
 
+/** Who called: you, the assistant, or an outside MCP client by the name it gave. */
+function callerLabel(entry: AuditEntryView): string {
+  if (entry.caller === 'client') return entry.client ? `client: ${entry.client}` : 'MCP client';
+  return entry.caller === 'model' ? 'assistant' : 'you';
+}
+
 /** One call in the audit log; its arguments unfold below it. */
 export function AuditRow({ entry }: { entry: AuditEntryView }) {
   const [open, setOpen] = useState(false);
@@ -20,7 +26,7 @@ export function AuditRow({ entry }: { entry: AuditEntryView }) {
         data-outcome={entry.outcome}
       >
         <td title={time.full}>{time.short}</td>
-        <td>{entry.caller === 'model' ? 'assistant' : 'you'}</td>
+        <td title={entry.client ? `Outside MCP client: ${entry.client}` : undefined}>{callerLabel(entry)}</td>
         <td className="audit-row__tool" title={`${entry.toolId}${version}${entry.definitionHash ? ` · ${entry.definitionHash}` : ''}`}>
           {entry.toolId}
         </td>

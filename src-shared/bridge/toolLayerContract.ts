@@ -24,7 +24,7 @@ export const toolLayerMethods = {
   'audit/list': {
     params: z.object({
       toolId: z.string().optional(),
-      caller: z.enum(['user', 'model']).optional(),
+      caller: z.enum(['user', 'model', 'client']).optional(),
       outcome: z.enum(['ok', 'error']).optional(),
       limit: z.number().int().min(1).max(1000).default(200),
     }),

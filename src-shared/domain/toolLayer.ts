@@ -26,7 +26,7 @@ export const AuditEntryView = z.object({
   at: z.string(),
   conversationId: z.string().nullable(),
   runId: z.string().nullable(),
-  caller: z.enum(['user', 'model']),
+  caller: z.enum(['user', 'model', 'client']),
   toolId: z.string(),
   toolVersion: z.string().nullable(),
   definitionHash: z.string().nullable(),
@@ -37,5 +37,7 @@ export const AuditEntryView = z.object({
   outcome: z.enum(['ok', 'error']),
   errorCode: z.string().nullable(),
   durationMs: z.number().nullable(),
+  /** The outside MCP client of a `client` call (`<name> <version>` from its handshake); null otherwise. */
+  client: z.string().nullable().optional(),
 });
 export type AuditEntryView = z.infer<typeof AuditEntryView>;

@@ -4,7 +4,11 @@ import type { HandleName, Handles } from './handles.js';
 
 export type Safety = 'read' | 'write' | 'destructive';
 export type ExecChannel = 'main' | 'worker' | 'renderer';
-export type Caller = 'user' | 'model';
+/**
+ * Who made a call: the person in the GUI, the app's own model, or an outside MCP client
+ * (Claude Desktop, Cursor…) through Mapwright's MCP server, which the policy treats as the model.
+ */
+export type Caller = 'user' | 'model' | 'client';
 export type CallerPolicy = 'user_and_model' | 'user_only';
 
 /**

@@ -1,13 +1,15 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServices } from '../../composition/createServices.js';
+import type { McpServing } from '../../mcp-server/mcpEndpoints.js';
 import { forkLauncher } from '../../worker-host/forkLauncher.js';
 import { appDataDir } from '../appDataDir.js';
 import { startWebServer } from './webServer.js';
 
 /**
- * Entry of the web host (bundled to dist/main/web-host.js). Prints exactly one line, the
- * URL with its token, so scripts and tests can read it.
+ * Entry of the web host (bundled to dist/main/web-host.js). Prints one line, the URL with its
+ * token, so scripts and tests can read it; with `MAPWRIGHT_MCP_HTTP` on, a second line after it
+ * names the MCP endpoint and where its token is.
  */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -17,20 +19,26 @@ async function main(): Promise<void> {
 
   const distMain = dirname(fileURLToPath(import.meta.url));
   const root = resolve(distMain, '..', '..');
+  let mcp: McpServing | null = null;
   const host = await startWebServer({
     port,
     rendererDir: join(root, 'dist', 'renderer'),
-    services: ({ dataBase, dataQuery }) =>
-      createServices({
+    services: async ({ dataBase, dataQuery }) => {
+      const services = await createServices({
         home: appDataDir(),
         host: 'web',
         launchWorker: forkLauncher(join(distMain, 'gis-worker.js')),
         dataBase,
         dataQuery,
         assetsDir: join(root, 'assets'),
-      }),
+      });
+      mcp = services.mcp;
+      return services;
+    },
   });
   process.stdout.write(`Mapwright web host: ${host.url}\n`);
+  const http = (mcp as McpServing | null)?.http;
+  if (http) process.stdout.write(`MCP endpoint: ${http.url} (token in ${http.tokenPath})\n`);
 
   let closing = false;
   const shutdown = () => {
