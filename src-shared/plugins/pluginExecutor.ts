@@ -168,6 +168,15 @@ export const mcpExecutorSchema = z
     type: z.literal('mcp'),
     stdio: mcpStdio.optional().describe('An MCP server started as a process (stdio transport)'),
     url: z.string().max(2000).optional().describe('An MCP server over streamable HTTP'),
+    tool: z
+      .string()
+      .min(1, 'is empty')
+      .max(200)
+      .refine((name) => ![...name].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), 'must not contain control characters')
+      .optional()
+      .describe(
+        "The server's own name of the one tool this entry binds; default the entry's name. When the entry declares no parameters, the server's inputSchema is used.",
+      ),
   })
   .superRefine((ex, ctx) => {
     if ((ex.stdio === undefined) === (ex.url === undefined)) ctx.addIssue({ code: 'custom', message: 'give exactly one of stdio or url' });
@@ -178,7 +187,9 @@ export const mcpExecutorSchema = z
       if (urlIssue) ctx.addIssue({ code: 'custom', path: ['url'], message: urlIssue });
     }
   })
-  .describe("Imports an MCP server's tools under the plugin's namespace; their annotations count as untrusted hints.");
+  .describe(
+    "Binds one tool of an MCP server (stdio or streamable HTTP) under the plugin's namespace. Its annotations are untrusted hints: it counts as write and network unless the person marks it read-only.",
+  );
 
 export const moduleExecutorSchema = z
   .strictObject({

@@ -74,7 +74,7 @@ function full(): Json {
         { network: true },
       ),
       tool('local_mcp', { type: 'mcp', stdio: { command: './bin/server', args: ['--stdio'] } }),
-      tool('remote_mcp', { type: 'mcp', url: 'http://localhost:3000/mcp' }, { network: true }),
+      tool('remote_mcp', { type: 'mcp', url: 'http://localhost:3000/mcp', tool: 'getWeather' }, { network: true }),
       tool('scripted', { type: 'module', entry: 'dist/index.mjs' }, { safety: 'destructive', risk_level: 'critical' }),
     ],
   };
@@ -135,6 +135,20 @@ describe('checkPluginManifest accepts', () => {
       ['low', false, 'user_and_model', false, false, {}, {}],
     );
     assert.deepEqual(t.parameters, { type: 'object', properties: {} });
+  });
+
+  it("an mcp tool binds one server tool: `tool` is optional, the server's name as written", () => {
+    const result = checkPluginManifest(full());
+    assert.ok(result.ok);
+    const [local, remote] = result.manifest.tools.slice(3, 5).map((t) => t.executor);
+    assert.equal(local?.type === 'mcp' ? local.tool : 'not mcp', undefined);
+    assert.equal(remote?.type === 'mcp' ? remote.tool : 'not mcp', 'getWeather');
+    for (const name of ['get-weather', 'weather.v2/lookup', 'Get Weather', 'x'.repeat(200)]) {
+      const m = full();
+      (m.tools as Json[])[4]!.executor = { type: 'mcp', url: 'http://localhost:3000/mcp', tool: name };
+      const r = checkPluginManifest(m);
+      assert.ok(r.ok, `${name}: ${JSON.stringify(!r.ok && r.problems)}`);
+    }
   });
 
   it('a string dependency without a range means any version', () => {
@@ -398,6 +412,21 @@ const REJECTIONS: [string, (m: Json) => unknown, string, RegExp][] = [
     (m) => ((m.tools as Json[])[4]!.executor = { type: 'mcp', url: 'http://localhost/{name}' }),
     'tools[4].executor.url',
     /no placeholders/,
+  ],
+  ['mcp tool name empty', (m) => (((m.tools as Json[])[4]!.executor as Json).tool = ''), 'tools[4].executor.tool', /is empty/],
+  ['mcp tool name too long', (m) => (((m.tools as Json[])[4]!.executor as Json).tool = 'x'.repeat(201)), 'tools[4].executor.tool', /.+/],
+  ['mcp tool name not a string', (m) => (((m.tools as Json[])[4]!.executor as Json).tool = ['a', 'b']), 'tools[4].executor.tool', /.+/],
+  [
+    'mcp tool name with a control character',
+    (m) => (((m.tools as Json[])[4]!.executor as Json).tool = 'get\nweather'),
+    'tools[4].executor.tool',
+    /control characters/,
+  ],
+  [
+    'mcp tool on a stdio server with an unknown key beside it',
+    (m) => ((m.tools as Json[])[3]!.executor = { type: 'mcp', stdio: { command: 'srv' }, tool: 'a', tools: ['b'] }),
+    'tools[3].executor.tools',
+    /unknown key/,
   ],
   [
     'module entry leaving the folder',
