@@ -11,11 +11,19 @@ export interface PluginListing {
   /** Why it is unavailable, one line each; empty when available. */
   reasons: string[];
   unsandboxed: boolean;
+  /** Whether the plugin is switched on in this project (`data-enabled`). */
+  enabled: boolean;
+  /** The version and source folder the item shows. */
+  version: string;
+  dir: string;
+  /** Tool ids whose "Read-only" mark is shown, and whether it is on (MCP tools only). */
+  readOnlyMarks: Record<string, boolean>;
 }
 
 /**
  * Domain verbs for the Plugins panel (data-testids `open-plugins`, `plugins-panel`,
- * `plugin-item` with `data-plugin-id` and `data-state`, `plugin-reasons`, `plugin-unsandboxed`).
+ * `plugin-item` with `data-plugin-id`, `data-state` and `data-enabled`, `plugin-enabled`,
+ * `plugin-version`, `plugin-dir`, `plugin-tool-readonly`, `plugin-reasons`, `plugin-unsandboxed`).
  * Only this file knows its selectors.
  */
 export class PluginsDriver {
@@ -74,6 +82,65 @@ export class PluginsDriver {
       tools: [...e.querySelectorAll('[data-testid="plugin-tool"]')].map((t) => t.getAttribute('data-tool-id') ?? ''),
       reasons: [...e.querySelectorAll('[data-testid="plugin-reasons"] li')].map((r) => (r as HTMLElement).innerText.trim()),
       unsandboxed: e.querySelector('[data-testid="plugin-unsandboxed"]') !== null,
+      enabled: e.getAttribute('data-enabled') === 'true',
+      version: (e.querySelector('[data-testid="plugin-version"]') as HTMLElement | null)?.innerText.trim() ?? '',
+      dir: (e.querySelector('[data-testid="plugin-dir"]') as HTMLElement | null)?.innerText.trim() ?? '',
+      readOnlyMarks: Object.fromEntries(
+        [...e.querySelectorAll('[data-testid="plugin-tool"]')]
+          .filter((t) => t.querySelector('[data-testid="plugin-tool-readonly"]'))
+          .map((t) => [
+            t.getAttribute('data-tool-id') ?? '',
+            (t.querySelector('[data-testid="plugin-tool-readonly"]') as HTMLInputElement).checked,
+          ]),
+      ),
     }));
+  }
+
+  /**
+   * Switches the plugin of item `id` on or off in this project with its switch, and waits
+   * until the panel shows the new state (main answered with the new list).
+   */
+  async setEnabled(id: string, enabled: boolean, timeout = 10_000): Promise<void> {
+    await this.open();
+    const item = this.item(id);
+    const toggle = item.getByTestId('plugin-enabled');
+    if ((await toggle.isChecked()) !== enabled) await toggle.click();
+    await this.page.waitForFunction(
+      ({ id, enabled }) =>
+        document.querySelector('[data-testid="plugin-choice-error"]') !== null ||
+        document.querySelector(`[data-testid="plugin-item"][data-plugin-id="${id}"]`)?.getAttribute('data-enabled') === String(enabled),
+      { id, enabled },
+      { timeout },
+    );
+    await this.throwChoiceError();
+  }
+
+  /** Fails with main's words when the panel says a choice was refused. */
+  private async throwChoiceError(): Promise<void> {
+    const error = this.page.getByTestId('plugin-choice-error');
+    if ((await error.count()) > 0) throw new Error(`the Plugins panel refused the choice: ${await error.innerText()}`);
+  }
+
+  /** Whether item `id` shows its plugin as switched on (the panel must be open). */
+  async isEnabled(id: string): Promise<boolean> {
+    return (await this.item(id).getAttribute('data-enabled')) === 'true';
+  }
+
+  /** Sets the "Read-only" mark of MCP tool `toolId` in item `id`, and waits until the panel shows it. */
+  async markReadOnly(id: string, toolId: string, on: boolean, timeout = 10_000): Promise<void> {
+    await this.open();
+    const box = this.item(id).locator(`[data-testid="plugin-tool"][data-tool-id="${toolId}"] [data-testid="plugin-tool-readonly"]`);
+    if ((await box.isChecked()) !== on) await box.click();
+    await this.page.waitForFunction(
+      ({ id, toolId, on }) =>
+        (
+          document.querySelector(
+            `[data-testid="plugin-item"][data-plugin-id="${id}"] [data-testid="plugin-tool"][data-tool-id="${toolId}"] [data-testid="plugin-tool-readonly"]`,
+          ) as HTMLInputElement | null
+        )?.checked === on || document.querySelector('[data-testid="plugin-choice-error"]') !== null,
+      { id, toolId, on },
+      { timeout },
+    );
+    await this.throwChoiceError();
   }
 }

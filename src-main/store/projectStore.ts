@@ -6,6 +6,7 @@ import { SettingsRepo } from './settingsRepo.js';
 import { SnapshotRepo } from './snapshotRepo.js';
 import { LayerRepo } from './layerRepo.js';
 import { PluginPinRepo } from './pluginPinRepo.js';
+import { PluginChoicesRepo } from './pluginChoicesRepo.js';
 import { openProjectDb, type Db, type OpenOptions } from './openProjectDb.js';
 
 export interface ProjectInfo {
@@ -30,6 +31,8 @@ export class ProjectStore {
   readonly snapshots: SnapshotRepo;
   readonly settings: SettingsRepo;
   readonly pluginPins: PluginPinRepo;
+  /** Plugins switched off, MCP tools marked read-only, origins approved (pluginChoicesRepo.ts). */
+  readonly pluginChoices: PluginChoicesRepo;
   readonly info: ProjectInfo;
   /** The conversation new messages go to; its row is written with its first message. */
   conversationId: string;
@@ -44,6 +47,7 @@ export class ProjectStore {
     this.snapshots = new SnapshotRepo(db, this.layers);
     this.settings = new SettingsRepo(db);
     this.pluginPins = new PluginPinRepo(db);
+    this.pluginChoices = new PluginChoicesRepo(db);
     let row = db.prepare('SELECT id, name FROM project LIMIT 1').get() as { id: string; name: string } | undefined;
     if (!row) {
       row = { id: randomUUID(), name: 'Untitled project' };

@@ -1,15 +1,28 @@
 import type { PluginInfo } from '../../src-shared/bridge/pluginContract.js';
-import { originLabel } from './pluginFormat.js';
+import { useBridge } from '../bridge/BridgeContext.js';
+import { appStore } from '../store/appStore.js';
+import { sendPluginChoice } from '../store/sendPluginChoice.js';
+import { enabledChoiceKey, selectPluginChoicePending } from '../store/slices/pluginsSlice.js';
+import { useAppStore } from '../store/useAppStore.js';
+import { enabledLabel, originLabel } from './pluginFormat.js';
 import { PluginToolList } from './PluginToolList.js';
 
-/** One plugin version: what it is, where it lives, its tools, and why it is unavailable if it is. */
+/**
+ * One plugin version: what it is, where it lives, whether it is on in this project, its tools,
+ * and why it is unavailable if it is.
+ */
 export function PluginItem({ plugin }: { plugin: PluginInfo }) {
+  const bridge = useBridge();
+  const pending = useAppStore(selectPluginChoicePending);
+  const setEnabled = (enabled: boolean) =>
+    void sendPluginChoice(bridge, appStore, { kind: 'enabled', namespace: plugin.namespace, enabled });
   return (
     <li
-      className={`plugin-item plugin-item--${plugin.state}`}
+      className={`plugin-item plugin-item--${plugin.state}${plugin.enabled ? '' : ' plugin-item--off'}`}
       data-testid="plugin-item"
       data-plugin-id={plugin.id}
       data-state={plugin.state}
+      data-enabled={String(plugin.enabled)}
     >
       <div className="plugin-item__head">
         <span className="plugin-item__name">{plugin.name || plugin.namespace}</span>
@@ -17,15 +30,30 @@ export function PluginItem({ plugin }: { plugin: PluginInfo }) {
         <span className={`plugin-state plugin-state--${plugin.state}`}>{plugin.state}</span>
       </div>
       {plugin.description && <p className="plugin-item__description">{plugin.description}</p>}
+      <label className="plugin-item__switch" title="Every version of this plugin, in this project">
+        <input
+          type="checkbox"
+          role="switch"
+          data-testid="plugin-enabled"
+          aria-checked={plugin.enabled}
+          checked={plugin.enabled}
+          disabled={pending !== null}
+          aria-busy={pending === enabledChoiceKey(plugin.namespace)}
+          onChange={(e) => setEnabled(e.currentTarget.checked)}
+        />
+        <span>{enabledLabel(plugin)}</span>
+      </label>
       <dl className="plugin-item__facts">
         <dt>Id</dt>
         <dd>
           <code>{plugin.id}</code>
         </dd>
+        <dt>Version</dt>
+        <dd data-testid="plugin-version">{plugin.version || 'none'}</dd>
         <dt>From</dt>
         <dd>{originLabel(plugin.origin)}</dd>
         <dt>Folder</dt>
-        <dd className="plugin-item__dir" title={plugin.dir}>
+        <dd className="plugin-item__dir" title={plugin.dir} data-testid="plugin-dir">
           <code>{plugin.dir}</code>
         </dd>
       </dl>
@@ -35,12 +63,12 @@ export function PluginItem({ plugin }: { plugin: PluginInfo }) {
         </p>
       )}
       {plugin.reasons.length > 0 && <PluginReasons reasons={plugin.reasons} />}
-      <PluginToolList tools={plugin.tools} />
+      <PluginToolList tools={plugin.tools} version={plugin.version} />
     </li>
   );
 }
 
-/** Why a plugin is not offered to the model, each line naming its file and culprit. */
+/** Why a plugin is not offered to the model (its self-test results among them), each line naming its file and culprit. */
 function PluginReasons({ reasons }: { reasons: readonly string[] }) {
   return (
     <ul className="plugin-item__reasons" data-testid="plugin-reasons" aria-label="Why it is unavailable">

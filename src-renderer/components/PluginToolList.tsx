@@ -1,7 +1,18 @@
 import type { PluginInfo } from '../../src-shared/bridge/pluginContract.js';
+import { useBridge } from '../bridge/BridgeContext.js';
+import { appStore } from '../store/appStore.js';
+import { sendPluginChoice } from '../store/sendPluginChoice.js';
+import { readOnlyChoiceKey, selectPluginChoicePending } from '../store/slices/pluginsSlice.js';
+import { useAppStore } from '../store/useAppStore.js';
+import { offersReadOnlyMark } from './pluginFormat.js';
 
-/** The tools of one plugin version: title, id, and what the policy reads (safety, risk, network). */
-export function PluginToolList({ tools }: { tools: PluginInfo['tools'] }) {
+type Tool = PluginInfo['tools'][number];
+
+/**
+ * The tools of one plugin version: title, id, and what the policy reads (safety, risk, network);
+ * for MCP tools, the person's "read-only" mark for this version.
+ */
+export function PluginToolList({ tools, version }: { tools: PluginInfo['tools']; version: string }) {
   if (tools.length === 0) return null;
   return (
     <ul className="plugin-tools" aria-label="Tools">
@@ -20,8 +31,31 @@ export function PluginToolList({ tools }: { tools: PluginInfo['tools'] }) {
               network
             </span>
           )}
+          {offersReadOnlyMark(tool) && <ReadOnlyToggle tool={tool} version={version} />}
         </li>
       ))}
     </ul>
+  );
+}
+
+/** "Read-only": the person vouches that this MCP tool (this version) changes nothing. */
+function ReadOnlyToggle({ tool, version }: { tool: Tool; version: string }) {
+  const bridge = useBridge();
+  const pending = useAppStore(selectPluginChoicePending);
+  const marked = tool.readOnlyMark === true;
+  return (
+    <label className="plugin-tool__readonly" title="Mark this MCP tool as read-only for this plugin version">
+      <input
+        type="checkbox"
+        data-testid="plugin-tool-readonly"
+        checked={marked}
+        disabled={pending !== null}
+        aria-busy={pending === readOnlyChoiceKey(tool.id, version)}
+        onChange={(e) =>
+          void sendPluginChoice(bridge, appStore, { kind: 'read-only', toolId: tool.id, version, readOnly: e.currentTarget.checked })
+        }
+      />
+      Read-only
+    </label>
   );
 }

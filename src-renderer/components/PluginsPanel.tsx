@@ -1,6 +1,12 @@
 import type { KeyboardEvent } from 'react';
 import { appStore } from '../store/appStore.js';
-import { selectPlugins, selectPluginsError, selectPluginsLoaded, selectPluginsOpen } from '../store/slices/pluginsSlice.js';
+import {
+  selectPluginChoiceError,
+  selectPlugins,
+  selectPluginsError,
+  selectPluginsLoaded,
+  selectPluginsOpen,
+} from '../store/slices/pluginsSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import { pluginCountLabel } from './pluginFormat.js';
 import { PluginItem } from './PluginItem.js';
@@ -13,6 +19,7 @@ function PluginsDrawer() {
   const plugins = useAppStore(selectPlugins);
   const loaded = useAppStore(selectPluginsLoaded);
   const error = useAppStore(selectPluginsError);
+  const choiceError = useAppStore(selectPluginChoiceError);
 
   function onKeyDown(event: KeyboardEvent) {
     if (event.key !== 'Escape') return;
@@ -32,6 +39,11 @@ function PluginsDrawer() {
       {error && (
         <div className="plugins-panel__error" role="alert">
           Could not load the plugins: {error}
+        </div>
+      )}
+      {choiceError && (
+        <div className="plugins-panel__error" role="alert" data-testid="plugin-choice-error">
+          Could not change that: {choiceError}
         </div>
       )}
       <div className="plugins-panel__scroll">

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PluginInfo } from '../../src-shared/bridge/pluginContract.js';
-import { originLabel, pluginCountLabel } from './pluginFormat.js';
+import { enabledLabel, offersReadOnlyMark, originLabel, pluginCountLabel } from './pluginFormat.js';
 
 const plugin = (state: PluginInfo['state']) => ({ state }) as PluginInfo;
 
@@ -16,5 +16,17 @@ describe('plugin panel formatting', () => {
     assert.equal(originLabel('built-in'), 'built-in');
     assert.equal(originLabel('user'), 'your plugins folder');
     assert.equal(originLabel('project'), "this project's plugins folder");
+  });
+
+  it('offers the read-only mark for MCP tools only', () => {
+    const tool = (executor?: PluginInfo['tools'][number]['executor']) => ({ executor }) as PluginInfo['tools'][number];
+    assert.equal(offersReadOnlyMark(tool('mcp')), true);
+    for (const other of ['command', 'http', 'grpc', 'module', undefined] as const)
+      assert.equal(offersReadOnlyMark(tool(other)), false, other);
+  });
+
+  it('says whether a plugin is on in this project', () => {
+    assert.match(enabledLabel({ enabled: true }), /^On/);
+    assert.match(enabledLabel({ enabled: false }), /^Off.*not offered/);
   });
 });

@@ -17,3 +17,13 @@ export function pluginCountLabel(plugins: readonly PluginInfo[]): string {
   const total = `${plugins.length} plugin${plugins.length === 1 ? '' : 's'}`;
   return unavailable ? `${total}, ${unavailable} unavailable` : total;
 }
+
+/** Only MCP tools can be marked read-only: their server, not the manifest, decides what they do. */
+export function offersReadOnlyMark(tool: PluginInfo['tools'][number]): boolean {
+  return tool.executor === 'mcp';
+}
+
+/** The enable switch's words. */
+export function enabledLabel(plugin: Pick<PluginInfo, 'enabled'>): string {
+  return plugin.enabled ? 'On in this project' : 'Off in this project: its tools are not offered';
+}

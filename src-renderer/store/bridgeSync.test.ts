@@ -69,6 +69,7 @@ function plugin(namespace: string, version: string): PluginInfo {
     reasons: [],
     tools: [],
     sandboxed: null,
+    enabled: true,
   };
 }
 

@@ -1,5 +1,9 @@
 import { z } from 'zod';
 
+/** How a plugin tool runs (its manifest's `executor.type`). */
+export const PluginExecutorKind = z.enum(['command', 'http', 'grpc', 'mcp', 'module']);
+export type PluginExecutorKind = z.infer<typeof PluginExecutorKind>;
+
 /** One tool of a plugin version, as the Plugins panel lists it. */
 export const PluginToolInfo = z.object({
   id: z.string(),
@@ -7,6 +11,13 @@ export const PluginToolInfo = z.object({
   safety: z.enum(['read', 'write', 'destructive']),
   riskLevel: z.enum(['low', 'medium', 'high', 'critical']),
   network: z.boolean(),
+  /**
+   * How it runs. The panel offers "mark as read-only" only for `mcp` tools (whose server, not
+   * the manifest, decides what they do). Absent from a main that does not say.
+   */
+  executor: PluginExecutorKind.optional(),
+  /** For `mcp` tools: whether the person marked this version of the tool read-only in this project. */
+  readOnlyMark: z.boolean().optional(),
 });
 
 /**
@@ -30,14 +41,32 @@ export const PluginInfo = z.object({
    * false means unsandboxed (the panel says so); null when the plugin runs no command.
    */
   sandboxed: z.boolean().nullable(),
+  /**
+   * Whether the person lets this plugin (every version of its namespace) be offered in this
+   * project; a switched-off plugin keeps its `state` but none of its tools is offered.
+   */
+  enabled: z.boolean().default(true),
 });
 export type PluginInfo = z.infer<typeof PluginInfo>;
 
 const PluginList = z.object({ plugins: z.array(PluginInfo) });
 
-/** The Plugins panel: what the plugin folders hold, hot-reloaded. */
+/** A plugin namespace (the manifest's are at most 32 characters). */
+const Namespace = z.string().min(1).max(32);
+
+/** The Plugins panel: what the plugin folders hold, hot-reloaded, and the person's choices. */
 export const pluginMethods = {
   'plugins/list': { params: z.object({}).strict(), result: PluginList },
+  /** Switches a plugin (all its versions) on or off in this project; the list again. */
+  'plugins/set_enabled': {
+    params: z.object({ namespace: Namespace, enabled: z.boolean() }).strict(),
+    result: PluginList,
+  },
+  /** Marks one version of an MCP tool read-only (or not) in this project; the list again. */
+  'plugins/mark_read_only': {
+    params: z.object({ toolId: z.string().min(1).max(200), version: z.string().min(1).max(100), readOnly: z.boolean() }).strict(),
+    result: PluginList,
+  },
 };
 
 export const pluginEvents = {

@@ -12,7 +12,19 @@ export interface PluginsSlice {
   /** Why the list could not be loaded, or null. */
   pluginsError: string | null;
   pluginsOpen: boolean;
+  /**
+   * The person's choice being sent (`enabled:<namespace>` or `read-only:<toolId>@<version>`,
+   * see `pluginChoiceKey`): the choice controls are disabled until main answers, this one
+   * marked busy. Null when none.
+   */
+  pluginChoicePending: string | null;
+  /** Why the last choice was refused, or null. */
+  pluginChoiceError: string | null;
   setPlugins(plugins: PluginInfo[]): void;
+  /** A choice was sent to main. */
+  pluginChoiceStarted(key: string): void;
+  /** Main answered a choice: with the new list, or with why it refused. */
+  pluginChoiceSettled(outcome: { plugins: PluginInfo[] } | { error: string }): void;
   pluginsFailed(message: string): void;
   setPluginsOpen(open: boolean): void;
 }
@@ -22,7 +34,18 @@ export const createPluginsSlice: SliceCreator<PluginsSlice> = (set) => ({
   pluginsLoaded: false,
   pluginsError: null,
   pluginsOpen: false,
+  pluginChoicePending: null,
+  pluginChoiceError: null,
   setPlugins: (plugins) => set({ plugins, pluginsLoaded: true, pluginsError: null }, false, 'plugins/changed'),
+  pluginChoiceStarted: (key) => set({ pluginChoicePending: key, pluginChoiceError: null }, false, 'plugins/choice-started'),
+  pluginChoiceSettled: (outcome) =>
+    set(
+      'plugins' in outcome
+        ? { plugins: outcome.plugins, pluginsLoaded: true, pluginsError: null, pluginChoicePending: null, pluginChoiceError: null }
+        : { pluginChoicePending: null, pluginChoiceError: outcome.error },
+      false,
+      'plugins/choice-settled',
+    ),
   pluginsFailed: (pluginsError) => set({ pluginsError }, false, 'plugins/failed'),
   // One drawer at a time on the right: opening this one closes the audit log.
   setPluginsOpen: (pluginsOpen) =>
@@ -33,3 +56,19 @@ export const selectPlugins = (s: AppState) => s.plugins;
 export const selectPluginsLoaded = (s: AppState) => s.pluginsLoaded;
 export const selectPluginsError = (s: AppState) => s.pluginsError;
 export const selectPluginsOpen = (s: AppState) => s.pluginsOpen;
+export const selectPluginChoicePending = (s: AppState) => s.pluginChoicePending;
+export const selectPluginChoiceError = (s: AppState) => s.pluginChoiceError;
+
+/** A choice the person makes in the Plugins panel. */
+export type PluginChoice =
+  { kind: 'enabled'; namespace: string; enabled: boolean } | { kind: 'read-only'; toolId: string; version: string; readOnly: boolean };
+
+/** The key of a plugin's enable switch (what `pluginChoicePending` holds while it is sent). */
+export const enabledChoiceKey = (namespace: string) => `enabled:${namespace}`;
+/** The key of one tool version's read-only toggle. */
+export const readOnlyChoiceKey = (toolId: string, version: string) => `read-only:${toolId}@${version}`;
+
+/** Which control a choice belongs to. */
+export function pluginChoiceKey(choice: PluginChoice): string {
+  return choice.kind === 'enabled' ? enabledChoiceKey(choice.namespace) : readOnlyChoiceKey(choice.toolId, choice.version);
+}
