@@ -84,5 +84,6 @@ export const app = {
   /** Besides the production dependencies, which packagers add themselves. */
   files: ['package.json', 'dist/**', 'assets/**', 'skills/**', 'plugins/**', '.electron-native/**'],
   /** Native code cannot be loaded from inside an asar archive. */
-  asarUnpack: ['.electron-native/**', 'node_modules/better-sqlite3/**', 'node_modules/gdal-async/**'],
+  // The plugin host runs as a plain Node program (and under bubblewrap): it must be a real file.
+  asarUnpack: ['.electron-native/**', 'node_modules/better-sqlite3/**', 'node_modules/gdal-async/**', 'dist/main/plugin-host.mjs'],
 };

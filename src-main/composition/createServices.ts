@@ -15,13 +15,15 @@ import { TileCache } from './tileCache.js';
 import { createToolHost } from './createToolHost.js';
 import { createAttributeHandlers } from './attributeHandlers.js';
 import type { Services, ServicesOptions } from './services.js';
+import { PluginChoices } from '../plugins/pluginChoices.js';
 import { PluginHost } from '../plugins/pluginHost.js';
 import { pinCurrentVersions } from '../plugins/pluginPins.js';
+import { startMcpEndpoints, type McpServing } from '../mcp-server/mcpEndpoints.js';
 
 const VERSION = '0.1.0';
 
 /** The composition root: every main-process service, wired once, whatever the host. */
-export async function createServices(options: ServicesOptions): Promise<Services> {
+export async function createServices(options: ServicesOptions): Promise<Services & { mcp: McpServing }> {
   const store = ProjectStore.openInHome(options.home, options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {});
   // The capability boundary below the tools: the app's own files, and GDAL's one way out.
   const privatePaths = PrivatePaths.forProject({
@@ -62,7 +64,11 @@ export async function createServices(options: ServicesOptions): Promise<Services
   });
   // Plugins become tools of the same registry, hot; the person's private files stay hidden
   // from their commands (the sandbox masks them), the outputs and the sources stay readable.
+  const pluginChoices = new PluginChoices(store.pluginChoices);
   const plugins = new PluginHost({
+    choices: pluginChoices,
+    // Module plugins run in the built plugin host, started by Node (or Electron as Node).
+    runtime: { hostEntry: unpacked(join(options.assetsDir, '..', 'dist', 'main', 'plugin-host.mjs')), ...options.pluginRuntime },
     home: options.home,
     projectPath: store.info.path,
     builtInDir: join(options.assetsDir, '..', 'plugins'),
@@ -84,6 +90,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
       );
     },
   });
+  pluginChoices.onChange(() => plugins.choicesChanged());
   void plugins.watch().catch((err: unknown) => console.error('[plugins] watching failed:', err));
   const conversations = createConversationLayer({
     store,
@@ -116,6 +123,11 @@ export async function createServices(options: ServicesOptions): Promise<Services
     turns: conversations.turns,
   });
 
+  // Mapwright as an MCP server for outside clients: the same dispatcher, policy and audit. A
+  // dialog needs a window: with none connected, a call that would ask is refused at once.
+  tools.approvals.setPresence(() => listeners.size > 0);
+  const mcp = await startMcpEndpoints({ home: options.home, host: tools });
+
   const handlers: MethodHandlers = {
     'app/info': async () => ({
       version: VERSION,
@@ -143,11 +155,28 @@ export async function createServices(options: ServicesOptions): Promise<Services
     ...models.handlers,
     ...createAttributeHandlers(store, worker, egress),
     'plugins/list': async () => ({ plugins: plugins.list() }),
+    'plugins/set_enabled': async ({ namespace, enabled }) => {
+      if (!plugins.list().some((p) => p.namespace === namespace)) throw new Error(`No plugin '${namespace}' is installed`);
+      pluginChoices.setEnabled(namespace, enabled);
+      return { plugins: plugins.list() };
+    },
+    'plugins/mark_read_only': async ({ toolId, version, readOnly }) => {
+      const tool = plugins
+        .list()
+        .find((p) => p.version === version && p.tools.some((t) => t.id === toolId))
+        ?.tools.find((t) => t.id === toolId);
+      if (!tool) throw new Error(`No tool '${toolId}' in any installed plugin version ${version}`);
+      if (tool.executor !== 'mcp')
+        throw new Error(`Only MCP tools can be marked read-only; '${toolId}' is a ${tool.executor ?? 'plugin'} tool`);
+      pluginChoices.markReadOnly(toolId, version, readOnly);
+      return { plugins: plugins.list() };
+    },
   };
 
   let closed = false;
   return {
     handlers,
+    mcp: { socketPath: mcp.socketPath, http: mcp.http },
     async invoke(method, params) {
       if (!(METHOD_NAMES as readonly string[]).includes(method)) throw new Error(`Unknown bridge method '${method}'`);
       const name = method as MethodName;
@@ -175,6 +204,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
       if (closed) return;
       closed = true;
       runner.stop();
+      await mcp.close();
       tools.approvals.rejectAll('the app is closing');
       await conversations.close();
       await plugins.close();
@@ -184,4 +214,9 @@ export async function createServices(options: ServicesOptions): Promise<Services
       models.close();
     },
   };
+}
+
+/** A packaged app's file that asarUnpack keeps outside the archive, where other programs can read it. */
+function unpacked(path: string): string {
+  return path.replace(/app\.asar(?=[\\/])/, 'app.asar.unpacked');
 }

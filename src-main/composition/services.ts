@@ -1,3 +1,4 @@
+import type { PluginRuntime } from '../plugins/pluginSessions.js';
 import type { Emit, MethodHandlers } from '../../src-shared/bridge/contract.js';
 import type { ToolResult } from '../../src-shared/tools/toolResult.js';
 import type { SecretStore } from '../settings/secretStore.js';
@@ -25,6 +26,8 @@ export interface ServicesOptions {
    * addresses (a NAS, a local tile server): `MAPWRIGHT_ALLOW_ORIGINS`. Approval is still asked.
    */
   allowedOrigins?: ReadonlySet<string>;
+  /** How the plugin host of module plugins is started: Electron gives itself with runAsNode; the web host, Node. */
+  pluginRuntime?: Omit<PluginRuntime, 'hostEntry'>;
 }
 
 /** An HTTP-like answer for the data routes, shared by the web host and the Electron protocol. */

@@ -6,7 +6,7 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ToolRegistry } from '../tool-host/toolRegistry.js';
 import { resetSandboxProbe } from './executors/bwrapSandbox.js';
-import { PluginHost } from './pluginHost.js';
+import { PluginHost, type PluginChoiceView } from './pluginHost.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BUILT_IN = path.join(REPO, 'plugins');
@@ -30,8 +30,9 @@ describe('plugin host: plugins become tools of the registry, hot', () => {
     mkdirSync(path.dirname(projectPath), { recursive: true });
     const registry = new ToolRegistry([]);
     const pushed: number[] = [];
-    const open = (over: { builtInDir?: string; hidePaths?: readonly string[] } = {}) =>
+    const open = (over: { builtInDir?: string; hidePaths?: readonly string[]; choices?: PluginChoiceView } = {}) =>
       new PluginHost({
+        ...(over.choices ? { choices: over.choices } : {}),
         home,
         projectPath,
         builtInDir: over.builtInDir ?? BUILT_IN,
@@ -47,7 +48,7 @@ describe('plugin host: plugins become tools of the registry, hot', () => {
     const { registry, plugins } = host('builtin');
     assert.deepEqual(
       plugins.list().find((p) => p.id === 'hello@1.0.0')?.reasons,
-      ['its self-tests are running'],
+      ['its checks are running (connectivity, self-tests)'],
       'not offered before its cases pass',
     );
     await waitFor('hello to pass its self-test', () => plugins.list().find((p) => p.id === 'hello@1.0.0')?.state === 'available');
@@ -62,8 +63,8 @@ describe('plugin host: plugins become tools of the registry, hot', () => {
     await plugins.close();
   });
 
-  it('a plugin whose executor this build cannot run is unavailable with the reason, and not registered', async () => {
-    const { home, registry, plugins, open } = host('unrunnable');
+  it('a version whose endpoint does not answer the connectivity probe is unavailable with the reason, and not registered', async () => {
+    const { home, registry, plugins, open } = host('unreachable');
     const dir = path.join(home, 'plugins', 'remote');
     mkdirSync(dir, { recursive: true });
     writeFileSync(
@@ -83,14 +84,23 @@ describe('plugin host: plugins become tools of the registry, hot', () => {
         '    description: Asks an MCP server.',
         '    safety: read',
         '    network: true',
-        '    executor: { type: mcp, url: "https://example.com/mcp" }',
+        // A loopback origin the person never allowed: the SSRF guard refuses it before anything is sent.
+        '    executor: { type: mcp, url: "http://127.0.0.1:9/mcp" }',
       ].join('\n'),
     );
     await plugins.close();
     const again = open();
+    await waitFor(
+      'the probe',
+      () =>
+        again
+          .list()
+          .find((p) => p.namespace === 'remote')
+          ?.reasons[0]?.startsWith('its checks') === false,
+    );
     const remote = again.list().find((p) => p.namespace === 'remote');
     assert.equal(remote?.state, 'unavailable');
-    assert.match(remote!.reasons.join(' '), /the 'mcp' executor is not supported/);
+    assert.match(remote!.reasons.join(' '), /127\.0\.0\.1:9/);
     assert.equal(registry.find('remote.ask'), undefined);
     await again.close();
   });
@@ -108,7 +118,11 @@ describe('plugin host: plugins become tools of the registry, hot', () => {
     const again = open({ builtInDir: path.join(root, 'none') });
     await waitFor(
       'the self-test to finish',
-      () => again.list().find((p) => p.namespace === 'hello_bad')?.reasons[0] !== 'its self-tests are running',
+      () =>
+        again
+          .list()
+          .find((p) => p.namespace === 'hello_bad')
+          ?.reasons[0]?.startsWith('its checks are running') !== true,
     );
     const bad = again.list().find((p) => p.namespace === 'hello_bad')!;
     assert.equal(bad.state, 'unavailable');
@@ -163,5 +177,48 @@ describe('plugin host: plugins become tools of the registry, hot', () => {
     while (registry.find('hello_two.greet') && Date.now() < gone) await new Promise((r) => setTimeout(r, 50));
     assert.equal(registry.find('hello_two.greet'), undefined, 'removed with its folder');
     await plugins.close();
+  });
+  /** A copy of the built-in hello plugin under another namespace, with extra top-level lines (e.g. depends_on). */
+  function helloCopy(home: string, namespace: string, extra: string[] = []): void {
+    const dir = path.join(home, 'plugins', namespace);
+    cpSync(path.join(BUILT_IN, 'hello'), dir, { recursive: true });
+    const yaml = path.join(dir, 'plugin.yaml');
+    writeFileSync(yaml, readFileSync(yaml, 'utf8').replace('namespace: hello', [`namespace: ${namespace}`, ...extra].join('\n')));
+  }
+
+  it('depends_on: a version whose dependency is missing or out of range is unavailable with the reason; met, it is offered', async () => {
+    const { home, registry, plugins, open } = host('depends');
+    helloCopy(home, 'needs_new', ['depends_on: [hello@^2.0.0]']);
+    helloCopy(home, 'needs_old', ['depends_on: [{ namespace: hello, version: 1.x }]']);
+    helloCopy(home, 'needs_ghost', ['depends_on: [ghost]']);
+    await plugins.close();
+    const again = open();
+    const settled = () => again.list().every((p) => !p.reasons.some((r) => r.includes('checks are running')));
+    await waitFor('the checks', settled);
+    const byNs = (ns: string) => again.list().find((p) => p.namespace === ns)!;
+    assert.equal(byNs('needs_old').state, 'available', JSON.stringify(byNs('needs_old').reasons));
+    assert.ok(registry.find('needs_old.greet'));
+    assert.deepEqual(byNs('needs_new').reasons, ['needs hello@^2.0.0; installed: 1.0.0']);
+    assert.deepEqual(byNs('needs_ghost').reasons, ['needs ghost@*, which is not installed or not available']);
+    assert.equal(registry.find('needs_new.greet'), undefined);
+    await again.close();
+  });
+
+  it('a plugin the person switched off leaves the tool list, its dependents say why; switched on, both come back', async () => {
+    const { home, registry, plugins, open } = host('switched');
+    helloCopy(home, 'needs_hello', ['depends_on: [hello]']);
+    await plugins.close();
+    const off = new Set<string>(['hello']);
+    const again = open({ choices: { isEnabled: (ns) => !off.has(ns), readOnlyMarked: () => false } });
+    await waitFor('the checks', () => again.list().every((p) => !p.reasons.some((r) => r.includes('checks are running'))));
+    assert.equal(registry.find('hello.greet'), undefined, 'switched off: not offered');
+    assert.deepEqual(again.list().find((p) => p.namespace === 'needs_hello')?.reasons, [
+      'needs hello@*, which is switched off in this project',
+    ]);
+    off.clear();
+    again.choicesChanged();
+    assert.ok(registry.find('hello.greet'), 'offered again at once');
+    assert.ok(registry.find('needs_hello.greet'));
+    await again.close();
   });
 });

@@ -6,7 +6,12 @@ import { compareVersions } from '../../src-shared/plugins/semver.js';
 import type { ToolRegistry } from '../tool-host/toolRegistry.js';
 import { sandboxSupport } from './executors/bwrapSandbox.js';
 import { PluginCatalogue } from './pluginCatalogue.js';
-import { pluginToolDefinitions, unrunnableReason, type PluginToolDeps } from './pluginTools.js';
+import { pluginToolDefinitions, unrunnableReason, type ExecutorDeps, type PluginToolDeps, type ProbeLearnt } from './pluginTools.js';
+import { resolveDependencies } from './pluginDependencies.js';
+import { PluginSessions, type PluginRuntime } from './pluginSessions.js';
+import { probeExecutors } from './probes.js';
+import { effectivePermission } from './mcpToolPermission.js';
+import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import type { PluginEntry } from './readPluginRoot.js';
 import { runSelfTests, scratchOutputs } from './selfTests.js';
 
@@ -17,6 +22,12 @@ export interface PluginHostOptions {
   builtInDir: string;
   registry: Pick<ToolRegistry, 'setGroup' | 'setAlternates'>;
   tools: PluginToolDeps;
+  /** How module plugins run: the built plugin host and the runtime that starts it. */
+  runtime?: PluginRuntime;
+  /** The person's choices for this project (plugins switched off, MCP tools marked read-only). */
+  choices?: PluginChoiceView;
+  /** The connectivity probe of a version's endpoints (default: probeExecutors); tests may replace it. */
+  probe?: (entry: PluginEntry) => Promise<CheckOutcome>;
   /** Told the whole list after every change (the `plugins/changed` event), and namespace → current version. */
   changed(plugins: PluginInfo[], current: ReadonlyMap<string, string>): void;
   debounceMs?: number;
@@ -30,17 +41,36 @@ export interface PluginHostOptions {
  * this build cannot run, whose self-tests fail, or whose tools the registry refuses (a clash of
  * names) is listed as unavailable with the reason and never offered.
  */
+/** What the host reads of the person's plugin choices. */
+export interface PluginChoiceView {
+  isEnabled(namespace: string): boolean;
+  readOnlyMarked(toolId: string, version: string): boolean;
+}
+
+/** What a version's checks found: problems (none: it may be offered) and what the probe learnt. */
+export interface CheckOutcome {
+  problems: string[];
+  learnt: ProbeLearnt;
+}
+
 export class PluginHost {
   private readonly catalogue: PluginCatalogue;
   /** namespace → the version whose tools are the registry's current ones. */
   private current = new Map<string, string>();
   private infos: PluginInfo[] = [];
-  /** Self-test outcomes by plugin content: null while the cases run, else what failed. */
-  private readonly selfTests = new Map<string, string[] | null>();
+  /** Probe and self-test outcomes by plugin content: null while they run. */
+  private readonly checks = new Map<string, CheckOutcome | null>();
   private sandboxed: boolean | null = null;
+  /** Running executors (module hosts, MCP connections), per plugin version. */
+  private readonly sessions: PluginSessions;
   private closed = false;
 
   constructor(private readonly o: PluginHostOptions) {
+    this.sessions = new PluginSessions({
+      ...o.runtime,
+      outputsDir: () => o.tools.outputsDir(),
+      ...(o.tools.egress ? { egress: o.tools.egress } : {}),
+    });
     const userDir = join(o.home, 'plugins');
     try {
       mkdirSync(userDir, { recursive: true });
@@ -69,9 +99,24 @@ export class PluginHost {
     return this.catalogue.watch().then(() => undefined);
   }
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     this.closed = true;
-    return this.catalogue.close();
+    await this.catalogue.close();
+    await this.sessions.close();
+  }
+
+  /** Called when the person's choices change: switched-off plugins leave, read-only marks apply. */
+  choicesChanged(): void {
+    if (!this.closed) this.sync();
+  }
+
+  private toolDeps(learnt: ProbeLearnt = {}): PluginToolDeps & ExecutorDeps {
+    return {
+      ...this.o.tools,
+      sessions: this.sessions,
+      learnt,
+      readOnlyMarked: (toolId, version) => this.o.choices?.readOnlyMarked(toolId, version) ?? false,
+    };
   }
 
   list(): PluginInfo[] {
@@ -81,25 +126,28 @@ export class PluginHost {
   private sync(): void {
     const entries = this.catalogue.list();
     const reasons = new Map<string, string[]>();
-    // Per namespace, the versions that may run: checked, runnable, self-tested; newest first.
-    const runnable = new Map<string, PluginEntry[]>();
+    // Per namespace, the versions that may run: checked, runnable, probed and self-tested.
+    const candidates = new Map<string, PluginEntry[]>();
     for (const entry of entries) {
       const key = `${entry.namespace}@${entry.version}`;
       if (entry.state !== 'available' || !entry.manifest) continue;
       const problem = unrunnableReason(entry.manifest);
-      const tested = problem ? [problem] : this.selfTested(entry);
-      if (tested === null || tested.length) {
-        reasons.set(key, tested ?? ['its self-tests are running']);
+      const checked = problem ? [problem] : this.checked(entry);
+      if (checked === null || checked.length) {
+        reasons.set(key, checked ?? ['its checks are running (connectivity, self-tests)']);
         continue;
       }
-      runnable.set(entry.namespace, [...(runnable.get(entry.namespace) ?? []), entry]);
+      candidates.set(entry.namespace, [...(candidates.get(entry.namespace) ?? []), entry]);
     }
+    const switchedOff = new Set([...candidates.keys()].filter((ns) => this.o.choices?.isEnabled(ns) === false));
+    const resolved = resolveDependencies(candidates, switchedOff);
+    for (const [key, reason] of resolved.reasons) reasons.set(key, [reason]);
     const next = new Map<string, string>();
-    for (const [namespace, versions] of runnable) {
+    for (const [namespace, versions] of resolved.kept) {
       versions.sort((a, b) => compareVersions(b.version, a.version));
       // New conversations get the newest version that is not deprecated (else the newest).
       const current = versions.find((v) => !isDeprecated(v)) ?? versions[0]!;
-      const set = this.o.registry.setGroup(`plugin:${namespace}`, pluginToolDefinitions(current, this.o.tools));
+      const set = this.o.registry.setGroup(`plugin:${namespace}`, this.definitions(current));
       if (!set.ok) {
         for (const v of versions) reasons.set(`${namespace}@${v.version}`, [set.reason]);
         this.o.registry.setAlternates(namespace, new Map());
@@ -107,18 +155,27 @@ export class PluginHost {
       }
       next.set(namespace, current.version);
       // Older (or deprecated) versions stay for the conversations pinned to them.
-      const others = new Map(versions.filter((v) => v !== current).map((v) => [v.version, pluginToolDefinitions(v, this.o.tools)]));
+      const others = new Map(versions.filter((v) => v !== current).map((v) => [v.version, this.definitions(v)]));
       for (const [version, reason] of this.o.registry.setAlternates(namespace, others)) reasons.set(`${namespace}@${version}`, [reason]);
+      for (const v of versions) if (v.manifest?.load === 'eager') this.sessions.warm(v);
     }
-    // Namespaces gone (removed, broken, unrunnable) take their tools with them.
+    // Namespaces gone (removed, broken, unrunnable, switched off) take their tools with them.
     for (const namespace of this.current.keys()) {
       if (next.has(namespace)) continue;
       this.o.registry.setGroup(`plugin:${namespace}`, []);
       this.o.registry.setAlternates(namespace, new Map());
     }
+    // Executors of versions no longer offered (removed, edited, switched off) are stopped.
+    this.sessions.retain([...resolved.kept.values()].flat());
     this.current = next;
     this.infos = entries.map((e) => this.info(e, reasons.get(`${e.namespace}@${e.version}`)));
     this.o.changed(this.infos, this.current);
+  }
+
+  /** Tool declarations of a checked version, with what its probe learnt (an MCP server's schemas). */
+  private definitions(entry: PluginEntry): ToolDefinition[] {
+    const learnt = this.checks.get(checkKey(entry));
+    return pluginToolDefinitions(entry, this.toolDeps(learnt && learnt !== null ? learnt.learnt : undefined));
   }
 
   /** namespace → the version new conversations get (the one a conversation pins when it first meets the plugin). */
@@ -127,30 +184,58 @@ export class PluginHost {
   }
 
   /**
-   * A version's own test cases must pass before its tools are offered. They run once per
+   * Before its tools are offered, a version's endpoints must answer (the connectivity probe
+   * of its http, grpc and mcp executors) and its own test cases must pass. Both run once per
    * content of the plugin (an edit runs them again), off the reload path: null until done.
    */
-  private selfTested(entry: PluginEntry): string[] | null {
-    if (entry.tests.length === 0) return [];
-    const key = JSON.stringify([entry.dir, entry.manifest, entry.tests]);
-    if (this.selfTests.has(key)) return this.selfTests.get(key)!;
-    this.selfTests.set(key, null);
-    const scratch = scratchOutputs();
-    const defs = pluginToolDefinitions(entry, { ...this.o.tools, outputsDir: () => scratch.dir });
-    void runSelfTests(entry.namespace, entry.tests, defs)
-      .catch((err: unknown) => [`self-tests could not run: ${err instanceof Error ? err.message : String(err)}`])
-      .then((problems) => {
-        scratch.dispose();
-        this.selfTests.set(key, problems);
+  private checked(entry: PluginEntry): string[] | null {
+    const key = checkKey(entry);
+    const known = this.checks.get(key);
+    if (known !== undefined) return known === null ? null : known.problems;
+    this.checks.set(key, null);
+    void this.runChecks(entry)
+      .catch((err: unknown) => ({
+        problems: [`its checks could not run: ${err instanceof Error ? err.message : String(err)}`],
+        learnt: {},
+      }))
+      .then((outcome) => {
+        this.checks.set(key, outcome);
         if (!this.closed) this.sync();
       });
     return null;
   }
 
+  /**
+   * The connectivity probe of the version's endpoints. An eager plugin's MCP servers stay
+   * open in the pool for its first call; a lazy one's are closed after the probe.
+   */
+  private async probe(entry: PluginEntry): Promise<CheckOutcome> {
+    const eager = entry.manifest?.load === 'eager';
+    const found = await probeExecutors(entry, {
+      ...(this.o.tools.egress ? { egress: this.o.tools.egress } : {}),
+      ...(eager ? { sessions: this.sessions.mcpPool } : {}),
+    });
+    return { problems: found.problems, learnt: found.mcpSchemas.size ? { mcpParameters: Object.fromEntries(found.mcpSchemas) } : {} };
+  }
+
+  private async runChecks(entry: PluginEntry): Promise<CheckOutcome> {
+    const probed = await (this.o.probe ?? ((e) => this.probe(e)))(entry);
+    if (probed.problems.length) return probed;
+    if (entry.tests.length === 0) return probed;
+    const scratch = scratchOutputs();
+    try {
+      const defs = pluginToolDefinitions(entry, { ...this.toolDeps(probed.learnt), outputsDir: () => scratch.dir });
+      return { problems: await runSelfTests(entry.namespace, entry.tests, defs), learnt: probed.learnt };
+    } finally {
+      scratch.dispose();
+    }
+  }
+
   private info(entry: PluginEntry, extraReasons: string[] = []): PluginInfo {
     const m = entry.manifest;
     const reasons = [...entry.reasons, ...extraReasons];
-    const runsCommands = m?.tools.some((t) => t.executor.type === 'command') ?? false;
+    // Commands and module hosts run under the sandbox where the machine has it.
+    const runsCommands = m?.tools.some((t) => t.executor.type === 'command' || t.executor.type === 'module') ?? false;
     return {
       id: `${entry.namespace}@${entry.version}`,
       namespace: entry.namespace,
@@ -161,16 +246,30 @@ export class PluginHost {
       dir: entry.dir,
       state: reasons.length === 0 && entry.state === 'available' ? 'available' : 'unavailable',
       reasons,
-      tools: (m?.tools ?? []).map((t) => ({
-        id: pluginToolId(m!.namespace, t.name),
-        title: t.title,
-        safety: t.safety,
-        riskLevel: t.risk_level,
-        network: t.network,
-      })),
+      // The permission the policy applies: an MCP tool's after the person's mark.
+      tools: (m?.tools ?? []).map((t) => {
+        const id = pluginToolId(m!.namespace, t.name);
+        const marked = this.o.choices?.readOnlyMarked(id, entry.version) ?? false;
+        const permission = effectivePermission(t, marked);
+        return {
+          id,
+          title: t.title,
+          safety: permission.safety,
+          riskLevel: t.risk_level,
+          network: permission.network,
+          executor: t.executor.type,
+          ...(t.executor.type === 'mcp' ? { readOnlyMark: marked } : {}),
+        };
+      }),
       sandboxed: runsCommands ? this.sandboxed : null,
+      enabled: this.o.choices?.isEnabled(entry.namespace) ?? true,
     };
   }
+}
+
+/** The content of a version, whose checks are run again when it changes. */
+function checkKey(entry: PluginEntry): string {
+  return JSON.stringify([entry.dir, entry.manifest, entry.tests]);
 }
 
 /** A version all of whose tools are deprecated is not given to new conversations. */

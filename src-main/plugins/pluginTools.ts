@@ -18,6 +18,7 @@ import { runGrpc } from './executors/grpcExecutor.js';
 import { sandboxSupport } from './executors/bwrapSandbox.js';
 import type { PluginEntry } from './readPluginRoot.js';
 import { layerArgs } from './layerArgs.js';
+import { effectivePermission } from './mcpToolPermission.js';
 
 /** What a plugin's tools need from the app, beyond the handles a tool gets. */
 export interface PluginToolDeps {
@@ -31,8 +32,41 @@ export interface PluginToolDeps {
   egress?: EgressOptions;
 }
 
+/** What the plugin host adds for the executors that keep a process or a connection. */
+export interface ExecutorDeps {
+  /** Module hosts and MCP connections, per plugin version (started lazily or, for `load: eager`, at once). */
+  sessions: ExecutorSessions;
+  /** What the connectivity probe learnt (an MCP server's parameter schemas). */
+  learnt: ProbeLearnt;
+  /** Whether the person marked this MCP tool read-only for this plugin version. */
+  readOnlyMarked(toolId: string, version: string): boolean;
+}
+
+/** The probe's findings a tool declaration uses: parameters of MCP tools that declare none, by tool name. */
+export interface ProbeLearnt {
+  mcpParameters?: Record<string, Record<string, unknown>>;
+}
+
+/** The calls of the long-lived executors (pluginSessions.ts). */
+export interface ExecutorSessions {
+  callMcp(call: SessionCall & { tool: PluginToolManifest }): Promise<unknown>;
+  callModule(
+    call: SessionCall & { tool: PluginToolManifest; requires: readonly string[]; project: Partial<Handles>['project'] },
+  ): Promise<unknown>;
+}
+
+export interface SessionCall {
+  dir: string;
+  version: string;
+  args: Record<string, unknown>;
+  signal: AbortSignal;
+  progress(fraction: number, message: string): void;
+  timeoutMs: number;
+  deps: PluginToolDeps;
+}
+
 /** Executors this version of Mapwright can run; a plugin using another is listed as unavailable. */
-export const RUNNABLE_EXECUTORS = new Set(['command', 'http', 'grpc']);
+export const RUNNABLE_EXECUTORS = new Set(['command', 'http', 'grpc', 'mcp', 'module']);
 
 const DEFAULT_TIMEOUT_S = 120;
 const OUTPUT_CAP_BYTES = 1_000_000;
@@ -55,15 +89,31 @@ export function unrunnableReason(manifest: PluginManifest): string | null {
  * model; parameter rules are checked in `prepare`, before any dialog; `risk_level` high and
  * critical failures are never retryable.
  */
-export function pluginToolDefinitions(entry: PluginEntry, deps: PluginToolDeps): ToolDefinition[] {
+export function pluginToolDefinitions(entry: PluginEntry, deps: PluginToolDeps & ExecutorDeps): ToolDefinition[] {
   const manifest = entry.manifest;
   if (!manifest || entry.state !== 'available') return [];
-  return manifest.tools.map((tool) => toolDefinition(manifest, tool, entry.dir, deps));
+  return manifest.tools.map((tool) => toolDefinition(manifest, withLearntParameters(tool, deps.learnt), entry.dir, deps));
 }
 
-function toolDefinition(manifest: PluginManifest, tool: PluginToolManifest, dir: string, deps: PluginToolDeps): ToolDefinition {
+/** An MCP tool that declares no parameters takes the server's own schema, as the probe read it. */
+function withLearntParameters(tool: PluginToolManifest, learnt: ProbeLearnt): PluginToolManifest {
+  const schema = learnt.mcpParameters?.[tool.name];
+  const declaresNone = Object.keys(tool.parameters.properties).length === 0;
+  return tool.executor.type === 'mcp' && declaresNone && schema
+    ? { ...tool, parameters: schema as PluginToolManifest['parameters'] }
+    : tool;
+}
+
+function toolDefinition(
+  manifest: PluginManifest,
+  tool: PluginToolManifest,
+  dir: string,
+  deps: PluginToolDeps & ExecutorDeps,
+): ToolDefinition {
   const id = pluginToolId(manifest.namespace, tool.name) as `${string}.${string}`;
   const input = pluginParametersSchema(tool) as z.ZodType<Record<string, unknown>>;
+  // An MCP server's hints are not believed: write and network unless the person said otherwise.
+  const permission = effectivePermission(tool, deps.readOnlyMarked(id, manifest.version));
   const deprecated = tool.deprecated === false ? undefined : tool.deprecated === true ? 'deprecated by its plugin' : tool.deprecated;
   const strict = tool.risk_level === 'high' || tool.risk_level === 'critical';
   const origin = declaredOrigin(tool);
@@ -76,9 +126,9 @@ function toolDefinition(manifest: PluginManifest, tool: PluginToolManifest, dir:
     group: tool.group,
     icon: tool.icon,
     summary: (args) => `${tool.title} (${manifest.name} ${manifest.version}): ${summariseArgs(args)}`,
-    safety: tool.safety,
+    safety: permission.safety,
     riskLevel: tool.risk_level,
-    network: tool.network,
+    network: permission.network,
     ...(origin ? { origins: [origin] } : {}),
     caller: tool.caller,
     userVisible: tool.user_visible,
@@ -97,7 +147,8 @@ function toolDefinition(manifest: PluginManifest, tool: PluginToolManifest, dir:
         // Layer names become file paths (self-tests have no project: package paths); see layerArgs.ts.
         const layers = layerArgs(tool.rules, args, (handles as Partial<Handles>).project, dir);
         const runDeps = layers.readPaths.length ? { ...deps, readPaths: () => [...deps.readPaths(), ...layers.readPaths] } : deps;
-        return await runTool(tool, dir, layers.args, signal, progress, runDeps);
+        const project = (handles as Partial<Handles>).project;
+        return await runTool({ manifest, tool, dir, args: layers.args, signal, progress, deps: runDeps, sessions: deps.sessions, project });
       } catch (err) {
         // A plugin that says its failures are costly is never retried automatically.
         if (strict && err instanceof ToolFailure && err.retryable) throw new ToolFailure(err.code, err.message, false, err.hint);
@@ -107,16 +158,24 @@ function toolDefinition(manifest: PluginManifest, tool: PluginToolManifest, dir:
   });
 }
 
-async function runTool(
-  tool: PluginToolManifest,
-  dir: string,
-  args: Record<string, unknown>,
-  signal: AbortSignal,
-  progress: (f: number, m: string) => void,
-  deps: PluginToolDeps,
-): Promise<unknown> {
+interface ToolRun {
+  manifest: PluginManifest;
+  tool: PluginToolManifest;
+  dir: string;
+  args: Record<string, unknown>;
+  signal: AbortSignal;
+  progress: (f: number, m: string) => void;
+  deps: PluginToolDeps;
+  sessions: ExecutorSessions;
+  project: Partial<Handles>['project'];
+}
+
+async function runTool({ manifest, tool, dir, args, signal, progress, deps, sessions, project }: ToolRun): Promise<unknown> {
   const ex = tool.executor;
   const timeoutMs = (tool.limits.timeout_s ?? DEFAULT_TIMEOUT_S) * 1000;
+  const call = { dir, version: manifest.version, args, signal, progress, timeoutMs, deps };
+  if (ex.type === 'mcp') return sessions.callMcp({ ...call, tool });
+  if (ex.type === 'module') return sessions.callModule({ ...call, tool, requires: manifest.requires, project });
   if (ex.type === 'http') {
     // The declared origin is the only one it may reach (a network tool: every call asks).
     const answer = await runHttp(ex, args, {
@@ -143,14 +202,13 @@ async function runTool(
     });
     return { response: answer.response };
   }
-  if (ex.type !== 'command') throw new ToolFailure('not_allowed', `The '${ex.type}' executor is not supported yet.`, false);
   await refuseUnsandboxedReach(tool, args, deps);
   const [program = '', ...argv] = ex.argv;
   const result = await runCommand({ program, argv, pluginDir: dir, ...(ex.outputs ? { outputs: ex.outputs } : {}) }, args, {
     outputsDir: deps.outputsDir(),
     label: tool.name,
     signal,
-    timeoutMs: (tool.limits.timeout_s ?? DEFAULT_TIMEOUT_S) * 1000,
+    timeoutMs,
     outputCapBytes: OUTPUT_CAP_BYTES,
     sandbox: 'auto',
     readPaths: deps.readPaths(),

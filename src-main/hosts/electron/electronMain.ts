@@ -66,6 +66,8 @@ async function start(): Promise<void> {
     sqliteNativeBinding: electronSqliteBinding(appRoot),
     // API keys encrypted with the OS keychain (safeStorage is usable once the app is ready).
     secretStore: safeStorageSecretStore(safeStorage, appDataDir()),
+    // Module plugins' host is a Node program: Electron runs it as Node (ELECTRON_RUN_AS_NODE).
+    pluginRuntime: { execPath: process.execPath, runAsNode: true },
   });
 
   protocol.handle(APP_SCHEME, (request) => serve(services, request));

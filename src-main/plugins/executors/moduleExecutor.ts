@@ -23,7 +23,7 @@ import { commandEnvironment } from './commandExecutor.js';
 
 /**
  * The `module` executor of a plugin: a JavaScript module written with the plugin SDK
- * (plugins/sdk/mapwright-plugin.d.ts), loaded in its own plugin-host process, never in main
+ * (plugins/mapwright-plugin.d.ts), loaded in its own plugin-host process, never in main
  * (one process per plugin version, kept between calls). The module reaches the app only
  * through the handles its manifest requires, each answered here by a function main passes in
  * (the `net` one applies main's SSRF guard). Protocol: src-shared/plugins/moduleRpc.ts.
@@ -388,7 +388,10 @@ export class ModuleHost {
     // A plugin's tools share one host: the network is for the calls of tools that declare it
     // (their calls were approved as network calls), not for every tool of a plugin that has one.
     if (call.opts.handles && !call.opts.handles.includes(request.handle))
-      return reply({ ok: false, message: `the tool ${call.tool} may not use the '${request.handle}' handle (it does not declare network: true)` });
+      return reply({
+        ok: false,
+        message: `the tool ${call.tool} may not use the '${request.handle}' handle (it does not declare network: true)`,
+      });
     try {
       if (request.handle === 'project') {
         const layers = await this.opts.handles.project!.layers();

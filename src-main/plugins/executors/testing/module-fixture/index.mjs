@@ -11,7 +11,7 @@ const sleep = (ms, signal) =>
     });
   });
 
-/** @type {import('../../../../../plugins/sdk/mapwright-plugin.js').PluginModule} */
+/** @type {import('../../../../../plugins/mapwright-plugin.js').PluginModule} */
 export default ({ defineTool }) => [
   defineTool({
     name: 'echo',
