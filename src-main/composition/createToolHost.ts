@@ -45,6 +45,7 @@ export function createToolHost(d: ToolHostDeps) {
       emit('approval/resolved', { approvalId, decision: decision.decision });
       policy.announce();
     },
+    { has: (toolId, hash) => store.pluginChoices.hasGrant(toolId, hash), add: (toolId, hash) => store.pluginChoices.grant(toolId, hash) },
   );
   const policy = new PolicyStateStore(store.settings, approvals, emit);
   const registry = new ToolRegistry([...builtInTools, ...(d.extraTools ?? [])]);

@@ -3,6 +3,12 @@ import type { ApprovalRequest } from '../../src-shared/domain/chat.js';
 
 export type Decision = { decision: 'approve' | 'reject'; remember: boolean; by: 'user' | 'system'; reason?: string };
 
+/** Approvals kept beyond the session (the project's plugin origin grants). */
+export interface DurableGrants {
+  has(toolId: string, definitionHash: string): boolean;
+  add(toolId: string, definitionHash: string): void;
+}
+
 interface Pending {
   request: ApprovalRequest;
   resolve(decision: Decision): void;
@@ -26,6 +32,12 @@ export class ApprovalBroker {
   constructor(
     private readonly announce: (request: ApprovalRequest) => void,
     private readonly resolved: (id: string, d: Decision) => void,
+    /**
+     * Where an approved endpoint outlives the session: a network tool whose origins are its own
+     * declaration (a plugin's endpoint) is approved once per tool version and definition —
+     * kept in the project, so a restart does not ask again, and a new version does.
+     */
+    private readonly durable?: DurableGrants,
   ) {}
 
   /**
@@ -42,7 +54,7 @@ export class ApprovalBroker {
   }
 
   isGranted(toolId: string, definitionHash: string): boolean {
-    return this.grants.get(toolId) === definitionHash;
+    return this.grants.get(toolId) === definitionHash || (this.durable?.has(toolId, definitionHash) ?? false);
   }
 
   grantedToolIds(): string[] {
@@ -55,7 +67,11 @@ export class ApprovalBroker {
       const finish = (d: Decision) => {
         if (!this.pending.delete(request.id)) return;
         signal.removeEventListener('abort', onAbort);
-        if (d.decision === 'approve' && d.remember && request.rememberable) this.grants.set(request.toolId, definitionHash);
+        if (d.decision === 'approve' && d.remember && request.rememberable) {
+          this.grants.set(request.toolId, definitionHash);
+          // Only a declared endpoint is rememberable among network calls (approvalPolicy.ts).
+          if (request.network?.length) this.durable?.add(request.toolId, definitionHash);
+        }
         this.resolved(request.id, d);
         resolve(d);
       };

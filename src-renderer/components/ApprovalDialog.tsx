@@ -111,7 +111,10 @@ function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: n
         {request.rememberable ? (
           <label className="approval-dialog__remember">
             <input type="checkbox" data-testid="approval-remember" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
-            Allow this tool for this session
+            {/* A rememberable network call is a plugin's own endpoint: kept for its version, in this project. */}
+            {request.network?.length
+              ? `Allow ${request.network.join(', ')} for this tool version in this project`
+              : 'Allow this tool for this session'}
           </label>
         ) : (
           <span />
