@@ -19,6 +19,7 @@ import { PluginChoices } from '../plugins/pluginChoices.js';
 import { PluginHost } from '../plugins/pluginHost.js';
 import { pinCurrentVersions } from '../plugins/pluginPins.js';
 import { startMcpEndpoints, type McpServing } from '../mcp-server/mcpEndpoints.js';
+import { ToolListWatch } from '../mcp-server/toolListWatch.js';
 
 const VERSION = '0.1.0';
 
@@ -64,6 +65,13 @@ export async function createServices(options: ServicesOptions): Promise<Services
   });
   // Plugins become tools of the same registry, hot; the person's private files stay hidden
   // from their commands (the sandbox masks them), the outputs and the sources stay readable.
+  // Outside MCP clients are told when the tools offered change (a plugin came, went, changed).
+  const toolsChanged = new ToolListWatch(() =>
+    tools.registry
+      .forModel()
+      .map((t) => `${t.wireName}#${t.definitionHash}`)
+      .join('\n'),
+  );
   const pluginChoices = new PluginChoices(store.pluginChoices);
   const plugins = new PluginHost({
     choices: pluginChoices,
@@ -82,6 +90,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     },
     changed: (list, current) => {
       emit('plugins/changed', { plugins: list });
+      toolsChanged.check();
       // A plugin's skills (bound to its tools) load with the version new conversations get.
       skills.setExtraRoots(
         list
@@ -126,7 +135,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
   // Mapwright as an MCP server for outside clients: the same dispatcher, policy and audit. A
   // dialog needs a window: with none connected, a call that would ask is refused at once.
   tools.approvals.setPresence(() => listeners.size > 0);
-  const mcp = await startMcpEndpoints({ home: options.home, host: tools });
+  const mcp = await startMcpEndpoints({ home: options.home, host: { ...tools, onToolsChanged: (l) => toolsChanged.subscribe(l) } });
 
   const handlers: MethodHandlers = {
     'app/info': async () => ({

@@ -4,6 +4,9 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { testTool } from '../../src-shared/tools/testing/testTool.js';
 import { startLocalSocketEndpoint } from './localSocketEndpoint.js';
 import { mcpSocketPath } from './socketPath.js';
 import { mcpTestHost, socketClient, tempHome, textOf } from './testing/mcpTest.js';
@@ -49,6 +52,35 @@ describe('MCP server over the local socket', () => {
     assert.equal(byName.get('test_drop')!.annotations?.destructiveHint, true);
     assert.equal(byName.get('test_fetch')!.annotations?.openWorldHint, true);
     assert.equal(c.getServerVersion()?.name, 'mapwright');
+  });
+
+  it('a plugin arriving or leaving tells the client its tool list changed (only when it did)', async () => {
+    const { client, registry, watch } = await setup();
+    const c = await client();
+    let told = 0;
+    c.setNotificationHandler(ToolListChangedNotificationSchema, async () => void told++);
+    watch.check();
+    await new Promise((r) => setTimeout(r, 50));
+    assert.equal(told, 0, 'nothing changed: nothing said');
+    registry.setGroup('plugin:hot', [
+      testTool({
+        id: 'hot.tool',
+        title: 'Hot',
+        description: 'Came with a plugin.',
+        input: z.object({}),
+        safety: 'read',
+        summary: () => 'hot',
+        execute: async () => 1,
+      }),
+    ]);
+    watch.check();
+    const deadline = Date.now() + 5000;
+    while (told === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(told, 1);
+    assert.ok(
+      (await c.listTools()).tools.some((t) => t.name === 'hot_tool'),
+      'the new list has it',
+    );
   });
 
   it('runs a read at once; the audit records caller client and the client name', async () => {

@@ -10,6 +10,8 @@ import type { RegisteredTool, ToolSet } from '../tool-host/toolRegistry.js';
 export interface McpToolHost {
   registry: Pick<ToolSet, 'forModel'>;
   dispatcher: Pick<ToolDispatcher, 'dispatch'>;
+  /** Tells when the tools offered changed (a plugin came, went or changed); returns the unsubscriber. */
+  onToolsChanged?(listener: () => void): () => void;
 }
 
 export const SERVER_INFO = { name: 'mapwright', version: '0.1.0' };
@@ -25,7 +27,15 @@ const INSTRUCTIONS =
  * `client` — the same validation, policy, approval dialog (in the app) and audit.
  */
 export function createMcpToolServer(host: McpToolHost): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
+  // Plugins load hot: a client is told its tool list changed (notifications/tools/list_changed).
+  let live = false;
+  server.oninitialized = () => (live = true);
+  const unsubscribe = host.onToolsChanged?.(() => {
+    if (!live) return;
+    if (!server.transport) return unsubscribe?.();
+    server.sendToolListChanged().catch(() => undefined);
+  });
   const clientName = () => {
     const info = server.getClientVersion();
     return info ? `${info.name} ${info.version}`.trim() : 'unknown client';

@@ -13,6 +13,7 @@ import { AuditRepo } from '../../store/auditRepo.js';
 import { openProjectDb } from '../../store/openProjectDb.js';
 import { testDispatcher } from '../../tool-host/testing/testDispatcher.js';
 import { SocketTransport } from '../socketTransport.js';
+import { ToolListWatch } from '../toolListWatch.js';
 
 /** For the MCP server's tests: a read, a write, a destructive, a network, a user-only and a slow tool. */
 export const mcpTestTools: ToolDefinition[] = [
@@ -112,7 +113,16 @@ export function mcpTestHost(home: string) {
     const pending = broker.list()[0];
     return pending ? Promise.resolve(pending) : new Promise((resolve) => waiters.push(resolve));
   };
-  return { host: { registry, dispatcher }, broker, audit, requests, nextApproval, state };
+  // Tool-list changes reach clients as the app sends them: through a watch of the offered tools.
+  const watch = new ToolListWatch(() =>
+    registry
+      .forModel()
+      .map((t) => `${t.wireName}#${t.definitionHash}`)
+      .join('\n'),
+  );
+  watch.check();
+  const host = { registry, dispatcher, onToolsChanged: (l: () => void) => watch.subscribe(l) };
+  return { host, broker, audit, requests, nextApproval, state, registry, watch };
 }
 
 /** An SDK client over the app's local socket, as `npm run mcp` reaches it. */
