@@ -23,6 +23,7 @@ describe('plugins in Chromium: listed, hot-loaded, offered, run through approval
     assert.match(hello.text, /built-in/);
     assert.match(hello.text, /Say hello/);
     assert.match(hello.text, /hello$/m, 'its folder is shown');
+    assert.match(hello.text, /passed: 1 self-test case/, 'its self-test results are shown');
     await app.screenshot('p1-plugins-panel');
     await plugins.close();
   });

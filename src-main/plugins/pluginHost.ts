@@ -231,6 +231,13 @@ export class PluginHost {
     }
   }
 
+  private checkState(entry: PluginEntry): PluginInfo['checks']['state'] {
+    if (entry.state !== 'available' || !entry.manifest) return 'none';
+    const known = this.checks.get(checkKey(entry));
+    if (known === undefined) return 'none';
+    return known === null ? 'running' : known.problems.length ? 'failed' : 'passed';
+  }
+
   private info(entry: PluginEntry, extraReasons: string[] = []): PluginInfo {
     const m = entry.manifest;
     const reasons = [...entry.reasons, ...extraReasons];
@@ -261,10 +268,24 @@ export class PluginHost {
           ...(t.executor.type === 'mcp' ? { readOnlyMark: marked } : {}),
         };
       }),
-      sandboxed: runsCommands ? this.sandboxed : null,
+      // An MCP server started over stdio runs as the person, never under the sandbox.
+      sandboxed: m?.tools.some((t) => t.executor.type === 'mcp' && t.executor.stdio) ? false : runsCommands ? this.sandboxed : null,
       enabled: this.o.choices?.isEnabled(entry.namespace) ?? true,
+      checks: { state: this.checkState(entry), selfTestCases: entry.tests.length, endpoints: endpointCount(m) },
     };
   }
+}
+
+/** Distinct endpoints a version's tools reach (what the connectivity probe tries). */
+function endpointCount(manifest: PluginEntry['manifest']): number {
+  const endpoints = new Set<string>();
+  for (const t of manifest?.tools ?? []) {
+    const ex = t.executor;
+    if (ex.type === 'http') endpoints.add(new URL(ex.url).origin);
+    if (ex.type === 'grpc') endpoints.add(ex.address);
+    if (ex.type === 'mcp') endpoints.add(JSON.stringify(ex.stdio ?? ex.url));
+  }
+  return endpoints.size;
 }
 
 /** The content of a version, whose checks are run again when it changes. */

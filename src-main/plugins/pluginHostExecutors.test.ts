@@ -62,6 +62,9 @@ describe('plugin host: mcp and module plugins', () => {
     assert.equal(reverse.def.input.safeParse({}).success, false, 'the server requires text');
     const out = (await reverse.def.execute({ text: 'abc' }, ctx() as never)) as { content: string };
     assert.equal(out.content, 'cba');
+    const info = plugins.list().find((p) => p.namespace === 'mcp_demo')!;
+    assert.equal(info.sandboxed, false, 'an MCP server over stdio runs as the person: listed as unsandboxed');
+    assert.deepEqual(info.checks, { state: 'passed', selfTestCases: 0, endpoints: 1 });
     const note = (await registry.find('mcp_demo.add_note')!.def.execute({ note: 'x' }, ctx() as never)) as { content: string };
     assert.match(note.content, /1/);
   });

@@ -4,7 +4,7 @@ import { appStore } from '../store/appStore.js';
 import { sendPluginChoice } from '../store/sendPluginChoice.js';
 import { enabledChoiceKey, selectPluginChoicePending } from '../store/slices/pluginsSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
-import { enabledLabel, originLabel } from './pluginFormat.js';
+import { checksLabel, enabledLabel, originLabel } from './pluginFormat.js';
 import { PluginToolList } from './PluginToolList.js';
 
 /**
@@ -52,6 +52,10 @@ export function PluginItem({ plugin }: { plugin: PluginInfo }) {
         <dd data-testid="plugin-version">{plugin.version || 'none'}</dd>
         <dt>From</dt>
         <dd>{originLabel(plugin.origin)}</dd>
+        <dt>Checks</dt>
+        <dd data-testid="plugin-checks" data-checks={plugin.checks.state}>
+          {checksLabel(plugin.checks)}
+        </dd>
         <dt>Folder</dt>
         <dd className="plugin-item__dir" title={plugin.dir} data-testid="plugin-dir">
           <code>{plugin.dir}</code>
@@ -59,7 +63,8 @@ export function PluginItem({ plugin }: { plugin: PluginInfo }) {
       </dl>
       {plugin.sandboxed === false && (
         <p className="plugin-item__unsandboxed" data-testid="plugin-unsandboxed">
-          Runs unsandboxed: no OS sandbox (bubblewrap) here, so its commands are not cut off from the network or your files.
+          Runs unsandboxed: its programs are not cut off from the network or your files (no OS sandbox here, or an MCP server, which runs as
+          you).
         </p>
       )}
       {plugin.reasons.length > 0 && <PluginReasons reasons={plugin.reasons} />}

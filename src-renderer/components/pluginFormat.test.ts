@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { PluginInfo } from '../../src-shared/bridge/pluginContract.js';
-import { enabledLabel, offersReadOnlyMark, originLabel, pluginCountLabel } from './pluginFormat.js';
+import { checksLabel, enabledLabel, offersReadOnlyMark, originLabel, pluginCountLabel } from './pluginFormat.js';
 
 const plugin = (state: PluginInfo['state']) => ({ state }) as PluginInfo;
 
@@ -28,5 +28,13 @@ describe('plugin panel formatting', () => {
   it('says whether a plugin is on in this project', () => {
     assert.match(enabledLabel({ enabled: true }), /^On/);
     assert.match(enabledLabel({ enabled: false }), /^Off.*not offered/);
+  });
+
+  it('says what was checked before a plugin is offered, and how it went', () => {
+    assert.equal(checksLabel({ state: 'passed', selfTestCases: 7, endpoints: 0 }), 'passed: 7 self-test cases');
+    assert.equal(checksLabel({ state: 'running', selfTestCases: 1, endpoints: 2 }), 'running: 1 self-test case, 2 endpoints probed');
+    assert.equal(checksLabel({ state: 'failed', selfTestCases: 0, endpoints: 1 }), 'failed (see below): 1 endpoint probed');
+    assert.equal(checksLabel({ state: 'passed', selfTestCases: 0, endpoints: 0 }), 'passed: no self-tests, no endpoints');
+    assert.match(checksLabel({ state: 'none', selfTestCases: 3, endpoints: 0 }), /^not run/);
   });
 });

@@ -27,3 +27,23 @@ export function offersReadOnlyMark(tool: PluginInfo['tools'][number]): boolean {
 export function enabledLabel(plugin: Pick<PluginInfo, 'enabled'>): string {
   return plugin.enabled ? 'On in this project' : 'Off in this project: its tools are not offered';
 }
+
+/** The checks before a plugin is offered, in words: "passed: 7 self-test cases, 1 endpoint answered". */
+export function checksLabel(checks: PluginInfo['checks']): string {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const what = [
+    ...(checks.selfTestCases ? [plural(checks.selfTestCases, 'self-test case')] : []),
+    ...(checks.endpoints ? [`${plural(checks.endpoints, 'endpoint')} probed`] : []),
+  ];
+  const of = what.length ? what.join(', ') : 'no self-tests, no endpoints';
+  switch (checks.state) {
+    case 'running':
+      return `running: ${of}`;
+    case 'passed':
+      return `passed: ${of}`;
+    case 'failed':
+      return `failed (see below): ${of}`;
+    default:
+      return 'not run: the plugin cannot be checked as it is';
+  }
+}

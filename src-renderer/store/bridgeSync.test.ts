@@ -69,6 +69,7 @@ function plugin(namespace: string, version: string): PluginInfo {
     reasons: [],
     tools: [],
     sandboxed: null,
+    checks: { state: 'passed', selfTestCases: 0, endpoints: 0 },
     enabled: true,
   };
 }

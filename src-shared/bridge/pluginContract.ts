@@ -37,8 +37,9 @@ export const PluginInfo = z.object({
   reasons: z.array(z.string()),
   tools: z.array(PluginToolInfo),
   /**
-   * For `command` executors: whether their programs run in the OS sandbox (bubblewrap) here;
-   * false means unsandboxed (the panel says so); null when the plugin runs no command.
+   * Whether its programs (commands, a module's host) run in the OS sandbox (bubblewrap) here;
+   * false means unsandboxed (the panel says so) — always for an MCP server over stdio; null
+   * when the plugin starts no program.
    */
   sandboxed: z.boolean().nullable(),
   /**
@@ -46,6 +47,17 @@ export const PluginInfo = z.object({
    * project; a switched-off plugin keeps its `state` but none of its tools is offered.
    */
   enabled: z.boolean().default(true),
+  /**
+   * Its checks before it is offered — the connectivity probe of its endpoints, then its
+   * self-test cases: `none` when it never got that far (broken, unrunnable); what failed is in
+   * `reasons`.
+   */
+  checks: z.object({
+    state: z.enum(['none', 'running', 'passed', 'failed']),
+    selfTestCases: z.number().int().nonnegative(),
+    /** Endpoints (http, grpc, mcp) the probe reaches. */
+    endpoints: z.number().int().nonnegative(),
+  }),
 });
 export type PluginInfo = z.infer<typeof PluginInfo>;
 

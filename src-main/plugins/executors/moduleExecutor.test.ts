@@ -132,6 +132,15 @@ describe('ModuleHost', () => {
     assert.match(missing.message, /does not exist/);
   });
 
+  test('a folder readable twice over (the outputs among the read paths, as the app gives them) still starts', async () => {
+    const twice = await ModuleHost.start(options({ readPaths: [outputsDir, FIXTURE, outputsDir] }));
+    try {
+      assert.deepEqual((await twice.call('echo', {}, callOpts())).files, []);
+    } finally {
+      twice.close();
+    }
+  });
+
   test('a working folder outside the outputs folder is refused', async () => {
     const err = await failure(host.call('echo', {}, { signal: new AbortController().signal, workDir: join(tmp, 'elsewhere') }));
     assert.equal(err.code, 'not_allowed');

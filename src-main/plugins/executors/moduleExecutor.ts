@@ -229,7 +229,8 @@ export class ModuleHost {
       ...(permissionFlag
         ? [
             permissionFlag,
-            ...[hostEntry, pluginDir, outputsDir, ...readPaths].map((p) => `--allow-fs-read=${p}`),
+            // Node 20 aborts (a failed assertion in its permission tree) on a path given twice.
+            ...[...new Set([hostEntry, pluginDir, outputsDir, ...readPaths])].map((p) => `--allow-fs-read=${p}`),
             `--allow-fs-write=${outputsDir}`,
           ]
         : []),

@@ -19,6 +19,7 @@ function plugin(namespace: string, version: string, extra: Partial<PluginInfo> =
     reasons: [],
     tools: [],
     sandboxed: null,
+    checks: { state: 'passed', selfTestCases: 0, endpoints: 0 },
     enabled: true,
     ...extra,
   };
