@@ -105,6 +105,14 @@ export class PluginHost {
     await this.sessions.close();
   }
 
+  /** Ids (`namespace@version`) of the versions whose executor has been started: eager ones at once, lazy ones at first use. */
+  started(): string[] {
+    return this.catalogue
+      .list()
+      .filter((e) => this.sessions.started(e))
+      .map((e) => `${e.namespace}@${e.version}`);
+  }
+
   /** Called when the person's choices change: switched-off plugins leave, read-only marks apply. */
   choicesChanged(): void {
     if (!this.closed) this.sync();

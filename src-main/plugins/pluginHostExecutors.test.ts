@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -36,6 +36,11 @@ describe('plugin host: mcp and module plugins', () => {
     mkdirSync(path.join(root, 'project'), { recursive: true });
     for (const name of ['mcp-demo', 'module-demo'])
       cpSync(path.join(FIXTURES, name), path.join(home, 'plugins', name), { recursive: true });
+    // The same module, eager: its host starts as soon as the version is offered.
+    const eager = path.join(home, 'plugins', 'module-eager');
+    cpSync(path.join(FIXTURES, 'module-demo'), eager, { recursive: true });
+    const yaml = path.join(eager, 'plugin.yaml');
+    writeFileSync(yaml, readFileSync(yaml, 'utf8').replace('namespace: module_demo', 'namespace: module_eager\nload: eager'));
     const hostEntry = await buildPluginHost(path.join(root, 'host', 'plugin-host.mjs'));
     plugins = new PluginHost({
       home,
@@ -55,6 +60,12 @@ describe('plugin host: mcp and module plugins', () => {
   });
 
   const ctx = (handles: object = {}) => ({ handles, caller: 'model' as const, signal: new AbortController().signal, progress: () => {} });
+
+  it('load: lazy starts nothing before the first call; load: eager starts its executor once offered', async () => {
+    await waitFor('the eager module host', () => plugins.started().includes('module_eager@0.1.0'));
+    assert.ok(!plugins.started().includes('module_demo@0.1.0'), `started: ${plugins.started().join(', ')}`);
+    assert.ok(!plugins.started().includes('mcp_demo@0.1.0'), 'the probe of a lazy MCP plugin closed its server');
+  });
 
   it('an MCP tool that declares no parameters takes the server’s schema; both run through one server', async () => {
     const reverse = registry.find('mcp_demo.reverse_text')!;

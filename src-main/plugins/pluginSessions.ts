@@ -100,6 +100,12 @@ export class PluginSessions implements ExecutorSessions {
     for (const file of entries) void this.moduleHost(entry.dir, m.version, file, m.requires, this.o).catch(() => {});
   }
 
+  /** Whether a version has an executor started (a module host or an MCP server, running or starting). */
+  started(entry: Pick<PluginEntry, 'dir' | 'version'>): boolean {
+    const key = sessionKey(entry.dir, entry.version);
+    return [...this.modules.keys()].some((k) => k.startsWith(`${key}\n`)) || this.mcp.holds(mcpVersionKey(entry.dir, entry.version));
+  }
+
   /** Stops the executors of every version not in `offered`. */
   retain(offered: readonly PluginEntry[]): void {
     const keep = new Set(offered.map((e) => sessionKey(e.dir, e.version)));

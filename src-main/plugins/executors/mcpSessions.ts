@@ -153,6 +153,11 @@ export class McpSessions {
   }
 
   /** How many servers are open or opening (for tests and the panel). */
+  /** Whether a version (mcpVersionKey) has a server open or opening. */
+  holds(versionKey: string): boolean {
+    return (this.versions.get(versionKey)?.size ?? 0) > 0;
+  }
+
   size(): number {
     let n = 0;
     for (const slots of this.versions.values()) n += slots.size;
