@@ -164,12 +164,12 @@ export async function createServices(options: ServicesOptions): Promise<Services
     ...models.handlers,
     ...createAttributeHandlers(store, worker, egress),
     'plugins/list': async () => ({ plugins: plugins.list() }),
-    'plugins/set_enabled': async ({ namespace, enabled }) => {
+    'plugins/set-enabled': async ({ namespace, enabled }) => {
       if (!plugins.list().some((p) => p.namespace === namespace)) throw new Error(`No plugin '${namespace}' is installed`);
       pluginChoices.setEnabled(namespace, enabled);
       return { plugins: plugins.list() };
     },
-    'plugins/mark_read_only': async ({ toolId, version, readOnly }) => {
+    'plugins/mark-read-only': async ({ toolId, version, readOnly }) => {
       const tool = plugins
         .list()
         .find((p) => p.version === version && p.tools.some((t) => t.id === toolId))

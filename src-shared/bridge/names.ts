@@ -19,7 +19,7 @@ const TOOL_LAYER_METHODS = ['renderer/answer', 'audit/list', 'policy/get'] as co
 /** Attribute table pages and features by id (attributeContract.ts). */
 const ATTRIBUTE_METHODS = ['layers/rows', 'layers/features', 'layers/select-ids'] as const;
 /** The Plugins panel (pluginContract.ts). */
-const PLUGIN_METHODS = ['plugins/list', 'plugins/set_enabled', 'plugins/mark_read_only'] as const;
+const PLUGIN_METHODS = ['plugins/list', 'plugins/set-enabled', 'plugins/mark-read-only'] as const;
 
 export const METHOD_NAMES = [
   ...CORE_METHODS,

@@ -70,12 +70,12 @@ const Namespace = z.string().min(1).max(32);
 export const pluginMethods = {
   'plugins/list': { params: z.object({}).strict(), result: PluginList },
   /** Switches a plugin (all its versions) on or off in this project; the list again. */
-  'plugins/set_enabled': {
+  'plugins/set-enabled': {
     params: z.object({ namespace: Namespace, enabled: z.boolean() }).strict(),
     result: PluginList,
   },
   /** Marks one version of an MCP tool read-only (or not) in this project; the list again. */
-  'plugins/mark_read_only': {
+  'plugins/mark-read-only': {
     params: z.object({ toolId: z.string().min(1).max(200), version: z.string().min(1).max(100), readOnly: z.boolean() }).strict(),
     result: PluginList,
   },

@@ -58,7 +58,7 @@ describe('plugins slice: the person’s choices', () => {
     assert.notEqual(readOnlyChoiceKey('gis.lookup', '1.0.0'), readOnlyChoiceKey('gis.lookup', '2.0.0'));
   });
 
-  it('switching a plugin off calls plugins/set_enabled and shows the list main answers', async () => {
+  it('switching a plugin off calls plugins/set-enabled and shows the list main answers', async () => {
     const store = createAppStore();
     store.getState().setPlugins([plugin('stamp', '0.1.0')]);
     const fake = fakeBridge(() => [plugin('stamp', '0.1.0', { enabled: false })]);
@@ -72,12 +72,12 @@ describe('plugins slice: the person’s choices', () => {
     );
     release();
     assert.equal(await sent, true);
-    assert.deepEqual(fake.calls, [{ method: 'plugins/set_enabled', params: { namespace: 'stamp', enabled: false } }]);
+    assert.deepEqual(fake.calls, [{ method: 'plugins/set-enabled', params: { namespace: 'stamp', enabled: false } }]);
     assert.equal(store.getState().pluginChoicePending, null);
     assert.equal(store.getState().plugins[0]!.enabled, false);
   });
 
-  it('marking an MCP tool read-only calls plugins/mark_read_only for that version', async () => {
+  it('marking an MCP tool read-only calls plugins/mark-read-only for that version', async () => {
     const store = createAppStore();
     const marked = plugin('gis', '2.0.0', {
       tools: [
@@ -90,7 +90,7 @@ describe('plugins slice: the person’s choices', () => {
       true,
     );
     assert.deepEqual(fake.calls, [
-      { method: 'plugins/mark_read_only', params: { toolId: 'gis.lookup', version: '2.0.0', readOnly: true } },
+      { method: 'plugins/mark-read-only', params: { toolId: 'gis.lookup', version: '2.0.0', readOnly: true } },
     ]);
     assert.equal(store.getState().plugins[0]!.tools[0]!.readOnlyMark, true);
     assert.equal(store.getState().pluginsLoaded, true);
