@@ -1,23 +1,13 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { ReceivedRequest } from '../model-server/scriptedReply.js';
 import { type SharedApp, useAppSession } from '../support/appSession.js';
+import { lastToolResult, offeredTools } from '../support/modelRequests.js';
 import { BridgeSocket } from '../support/bridgeSocket.js';
 import { gisFixtures, repoRoot } from '../support/webHost.js';
 
 const FIXTURES = join(repoRoot, 'e2e', 'fixtures', 'plugins');
 const COUNTRIES = join(gisFixtures, 'ne_110m_admin_0_countries.json');
-
-const offered = (request: ReceivedRequest | undefined) => (request?.tools ?? []).map((t) => t.function.name);
-/** The last tool result a request carried to the model. */
-const lastToolResult = (request: ReceivedRequest | undefined) =>
-  String(
-    (request?.messages ?? [])
-      .filter((m) => m.role === 'tool')
-      .map((m) => m.content)
-      .at(-1) ?? '',
-  );
 
 interface AuditRow {
   toolId: string;
@@ -49,9 +39,9 @@ describe('mcp and module plugins in Chromium', () => {
     model.reset();
     model.script([
       (body) =>
-        offered(body).includes(wireName)
+        offeredTools(body).includes(wireName)
           ? { text: 'Calling it.', toolCalls: [{ name: wireName, arguments: args }] }
-          : { text: `${wireName} was not offered; got ${offered(body).join(', ')}` },
+          : { text: `${wireName} was not offered; got ${offeredTools(body).join(', ')}` },
       { text: done },
     ]);
   }
@@ -107,9 +97,9 @@ describe('mcp and module plugins in Chromium', () => {
     model.script([
       { text: 'Loading.', toolCalls: [{ name: 'layers_load', arguments: { path: COUNTRIES } }] },
       (body) =>
-        offered(body).includes('module_demo_count_words')
+        offeredTools(body).includes('module_demo_count_words')
           ? { text: 'Counting.', toolCalls: [{ name: 'module_demo_count_words', arguments: { text: 'one two three four' } }] }
-          : { text: `module_demo_count_words was not offered; got ${offered(body).join(', ')}` },
+          : { text: `module_demo_count_words was not offered; got ${offeredTools(body).join(', ')}` },
       { text: 'Words counted.' },
     ]);
     await app.askAgent('load the countries, then count the words of: one two three four');

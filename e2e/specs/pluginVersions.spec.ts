@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ReceivedRequest } from '../model-server/scriptedReply.js';
 import { type SharedApp, useAppSession } from '../support/appSession.js';
+import { lastToolResult, offeredTools } from '../support/modelRequests.js';
 import { BridgeSocket } from '../support/bridgeSocket.js';
 import { repoRoot } from '../support/webHost.js';
 
@@ -10,16 +11,6 @@ const FIXTURES = join(repoRoot, 'e2e', 'fixtures', 'plugins');
 
 /** The stamp tool as a request offered it to the model, if it did. */
 const stampTool = (request: ReceivedRequest | undefined) => (request?.tools ?? []).find((t) => t.function.name === 'stamp_mark');
-const offered = (request: ReceivedRequest | undefined) => (request?.tools ?? []).map((t) => t.function.name);
-
-/** The last tool result a request carried to the model. */
-const lastToolResult = (request: ReceivedRequest | undefined) =>
-  String(
-    (request?.messages ?? [])
-      .filter((m) => m.role === 'tool')
-      .map((m) => m.content)
-      .at(-1) ?? '',
-  );
 
 interface AuditRow {
   conversationId: string | null;
@@ -43,9 +34,9 @@ describe('plugin versions and choices in Chromium: v1 → v2 while a conversatio
     model.reset();
     model.script([
       (body) =>
-        offered(body).includes('stamp_mark')
+        offeredTools(body).includes('stamp_mark')
           ? { text: 'Stamping it.', toolCalls: [{ name: 'stamp_mark', arguments: { note } }] }
-          : { text: `stamp_mark was not offered; got ${offered(body).join(', ')}` },
+          : { text: `stamp_mark was not offered; got ${offeredTools(body).join(', ')}` },
       { text: `Done: ${note}.` },
     ]);
     await app.askAgent(`stamp a note saying: ${note}`);
@@ -133,7 +124,7 @@ describe('plugin versions and choices in Chromium: v1 → v2 while a conversatio
       model.script([{ text: `Answered: ${text}` }]);
       await app.askAgent(text);
       await app.waitForMessage('assistant', new RegExp(`Answered: ${text}`));
-      return offered(model.requests[0]);
+      return offeredTools(model.requests[0]);
     };
     assert.ok(!(await ask('anything to stamp')).includes('stamp_mark'), 'a switched-off plugin is not offered');
 

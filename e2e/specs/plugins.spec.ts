@@ -2,12 +2,10 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { type SharedApp, useAppSession } from '../support/appSession.js';
+import { offeredTools } from '../support/modelRequests.js';
 import { repoRoot } from '../support/webHost.js';
 
 const FIXTURES = join(repoRoot, 'e2e', 'fixtures', 'plugins');
-
-/** The tool names a request offered the model. */
-const offered = (request: { tools?: { function: { name: string } }[] } | undefined) => (request?.tools ?? []).map((t) => t.function.name);
 
 describe('plugins in Chromium: listed, hot-loaded, offered, run through approval', () => {
   const session = useAppSession();
@@ -43,9 +41,9 @@ describe('plugins in Chromium: listed, hot-loaded, offered, run through approval
     model.reset();
     model.script([
       (body) =>
-        offered(body).includes('stamp_mark')
+        offeredTools(body).includes('stamp_mark')
           ? { text: 'Stamping it.', toolCalls: [{ name: 'stamp_mark', arguments: { note: 'checked by e2e' } }] }
-          : { text: `stamp_mark was not offered; got ${offered(body).join(', ')}` },
+          : { text: `stamp_mark was not offered; got ${offeredTools(body).join(', ')}` },
       { text: 'The note is stamped.' },
     ]);
     await app.askAgent('stamp a note saying: checked by e2e');
@@ -57,7 +55,7 @@ describe('plugins in Chromium: listed, hot-loaded, offered, run through approval
     const card = await app.waitForToolCard('stamp_mark', 'ok');
     assert.match(card, /Stamp a note/);
     await app.waitForMessage('assistant', /The note is stamped/);
-    assert.ok(offered(model.requests[0]).includes('stamp_mark'), 'offered at the first request after the copy');
+    assert.ok(offeredTools(model.requests[0]).includes('stamp_mark'), 'offered at the first request after the copy');
     const answer = model.requests[1]!.messages.find((m) => m.role === 'tool');
     assert.match(String(answer?.content), /Stamped: checked by e2e/, 'the model reads what the command printed');
   });
@@ -80,7 +78,7 @@ describe('plugins in Chromium: listed, hot-loaded, offered, run through approval
     model.script([{ text: 'Nothing to do.' }]);
     await app.askAgent('anything new?');
     await app.waitForMessage('assistant', /Nothing to do/);
-    const names = offered(model.requests[0]);
+    const names = offeredTools(model.requests[0]);
     assert.ok(names.includes('stamp_mark') && !names.some((n) => n.startsWith('broken_demo')), `offered: ${names.join(', ')}`);
   });
 });

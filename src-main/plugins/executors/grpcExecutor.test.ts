@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
-import { ToolFailure } from '../../../src-shared/tools/toolResult.js';
 import { checkGrpcAddress, runGrpc, type GrpcContext, type GrpcSpec } from './grpcExecutor.js';
+import { toolFailureOf } from './testing/toolFailure.js';
 
 const PROTO = `syntax = "proto3";
 package test.v1;
@@ -126,16 +126,6 @@ const ctx = (over: Partial<GrpcContext> = {}): GrpcContext => ({
   ...over,
 });
 
-async function failure(p: Promise<unknown>): Promise<ToolFailure> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof ToolFailure, `expected ToolFailure, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected the call to fail');
-}
-
 describe('runGrpc', () => {
   test('a unary call sends the arguments and returns the response as a plain object', async () => {
     const { response } = await runGrpc(
@@ -147,28 +137,28 @@ describe('runGrpc', () => {
   });
 
   test('a field the message does not have is invalid_params, nested ones too', async () => {
-    const top = await failure(runGrpc(spec(), { name: 'x', colour: 'red' }, ctx()));
+    const top = await toolFailureOf(runGrpc(spec(), { name: 'x', colour: 'red' }, ctx()));
     assert.equal(top.code, 'invalid_params');
     assert.match(top.message, /no field 'colour'/);
-    const nested = await failure(runGrpc(spec(), { inner: { x: 1, y: 2 } }, ctx()));
+    const nested = await toolFailureOf(runGrpc(spec(), { inner: { x: 1, y: 2 } }, ctx()));
     assert.equal(nested.code, 'invalid_params');
     assert.match(nested.message, /'inner\.y'/);
-    const inMap = await failure(runGrpc(spec(), { by_name: { a: { z: 1 } } }, ctx()));
+    const inMap = await toolFailureOf(runGrpc(spec(), { by_name: { a: { z: 1 } } }, ctx()));
     assert.match(inMap.message, /'by_name\.a\.z'/);
-    const inList = await failure(runGrpc(spec(), { items: [{ x: 1 }, { w: 1 }] }, ctx()));
+    const inList = await toolFailureOf(runGrpc(spec(), { items: [{ x: 1 }, { w: 1 }] }, ctx()));
     assert.match(inList.message, /'items\[1\]\.w'/);
-    const wrongType = await failure(runGrpc(spec(), { inner: 'not an object' }, ctx()));
+    const wrongType = await toolFailureOf(runGrpc(spec(), { inner: 'not an object' }, ctx()));
     assert.equal(wrongType.code, 'invalid_params');
   });
 
   test('INVALID_ARGUMENT is invalid_params; UNAVAILABLE is retryable; others handler_error with the details', async () => {
-    const bad = await failure(runGrpc(spec(), { name: 'bad' }, ctx()));
+    const bad = await toolFailureOf(runGrpc(spec(), { name: 'bad' }, ctx()));
     assert.equal(bad.code, 'invalid_params');
     assert.match(bad.message, /name must not be bad/);
-    const down = await failure(runGrpc(spec(), { name: 'down' }, ctx()));
+    const down = await toolFailureOf(runGrpc(spec(), { name: 'down' }, ctx()));
     assert.equal(down.code, 'handler_error');
     assert.equal(down.retryable, true);
-    const missing = await failure(runGrpc(spec(), { name: 'missing' }, ctx()));
+    const missing = await toolFailureOf(runGrpc(spec(), { name: 'missing' }, ctx()));
     assert.equal(missing.code, 'handler_error');
     assert.equal(missing.retryable, false);
     assert.match(missing.message, /NOT_FOUND.*no such raster/);
@@ -176,7 +166,7 @@ describe('runGrpc', () => {
 
   test('the deadline is a retryable timeout', async () => {
     const started = Date.now();
-    const err = await failure(runGrpc(spec(), { name: 'slow' }, ctx({ timeoutMs: 200 })));
+    const err = await toolFailureOf(runGrpc(spec(), { name: 'slow' }, ctx({ timeoutMs: 200 })));
     assert.equal(err.code, 'timeout');
     assert.equal(err.retryable, true);
     assert.ok(Date.now() - started < 1400);
@@ -188,14 +178,14 @@ describe('runGrpc', () => {
     const call = runGrpc(spec(), { name: 'hang' }, ctx({ signal: stop.signal, timeoutMs: 10_000 }));
     await started;
     stop.abort();
-    const err = await failure(call);
+    const err = await toolFailureOf(call);
     assert.equal(err.code, 'cancelled');
-    const already = await failure(runGrpc(spec(), { name: 'x' }, ctx({ signal: AbortSignal.abort() })));
+    const already = await toolFailureOf(runGrpc(spec(), { name: 'x' }, ctx({ signal: AbortSignal.abort() })));
     assert.equal(already.code, 'cancelled');
   });
 
   test('a response over maxBytes is refused', async () => {
-    const err = await failure(runGrpc(spec(), { name: 'big' }, ctx({ maxBytes: 10_000 })));
+    const err = await toolFailureOf(runGrpc(spec(), { name: 'big' }, ctx({ maxBytes: 10_000 })));
     assert.equal(err.code, 'handler_error');
     assert.match(err.message, /more than 10000 bytes/);
     const { response } = await runGrpc(spec(), { name: 'big' }, ctx({ maxBytes: 200_000 }));
@@ -203,41 +193,45 @@ describe('runGrpc', () => {
   });
 
   test('the proto must stay inside the plugin folder', async () => {
-    const climbing = await failure(runGrpc(spec({ proto: '../outside.proto' }), {}, ctx()));
+    const climbing = await toolFailureOf(runGrpc(spec({ proto: '../outside.proto' }), {}, ctx()));
     assert.equal(climbing.code, 'not_allowed');
-    const linked = await failure(runGrpc(spec({ proto: 'link.proto' }), {}, ctx()));
+    const linked = await toolFailureOf(runGrpc(spec({ proto: 'link.proto' }), {}, ctx()));
     assert.equal(linked.code, 'not_allowed');
     assert.match(linked.message, /outside the plugin folder/);
-    const importing = await failure(runGrpc(spec({ proto: 'importer.proto' }), {}, ctx()));
+    const importing = await toolFailureOf(runGrpc(spec({ proto: 'importer.proto' }), {}, ctx()));
     assert.equal(importing.code, 'not_allowed');
     assert.match(importing.message, /imports '\.\.\/outside\.proto'/);
-    const viaLink = await failure(runGrpc(spec({ proto: 'link-importer.proto' }), {}, ctx()));
+    const viaLink = await toolFailureOf(runGrpc(spec({ proto: 'link-importer.proto' }), {}, ctx()));
     assert.equal(viaLink.code, 'not_allowed');
-    const absent = await failure(runGrpc(spec({ proto: 'nope.proto' }), {}, ctx()));
+    const absent = await toolFailureOf(runGrpc(spec({ proto: 'nope.proto' }), {}, ctx()));
     assert.equal(absent.code, 'handler_error');
   });
 
   test('streaming methods, unknown services and methods are refused', async () => {
-    const streaming = await failure(runGrpc(spec({ method: 'Watch' }), {}, ctx()));
+    const streaming = await toolFailureOf(runGrpc(spec({ method: 'Watch' }), {}, ctx()));
     assert.equal(streaming.code, 'handler_error');
     assert.match(streaming.message, /test\.v1\.Slope\.Watch is a server streaming method/);
-    assert.match((await failure(runGrpc(spec({ service: 'test.v1.Nope' }), {}, ctx()))).message, /no service test\.v1\.Nope/);
-    assert.match((await failure(runGrpc(spec({ method: 'Nope' }), {}, ctx()))).message, /no method Nope/);
-    assert.match((await failure(runGrpc(spec({ service: 'test.v1.Inner' }), {}, ctx()))).message, /no service/);
+    assert.match((await toolFailureOf(runGrpc(spec({ service: 'test.v1.Nope' }), {}, ctx()))).message, /no service test\.v1\.Nope/);
+    assert.match((await toolFailureOf(runGrpc(spec({ method: 'Nope' }), {}, ctx()))).message, /no method Nope/);
+    assert.match((await toolFailureOf(runGrpc(spec({ service: 'test.v1.Inner' }), {}, ctx()))).message, /no service/);
   });
 
   test('loopback is refused unless its origin is allowed', async () => {
-    const none = await failure(runGrpc(spec(), { name: 'x' }, ctx({ egress: {} })));
+    const none = await toolFailureOf(runGrpc(spec(), { name: 'x' }, ctx({ egress: {} })));
     assert.equal(none.code, 'not_allowed');
     assert.match(none.message, /127\.0\.0\.1/);
-    const otherPort = await failure(runGrpc(spec(), { name: 'x' }, ctx({ egress: { allowedOrigins: new Set(['http://127.0.0.1:1']) } })));
+    const otherPort = await toolFailureOf(
+      runGrpc(spec(), { name: 'x' }, ctx({ egress: { allowedOrigins: new Set(['http://127.0.0.1:1']) } })),
+    );
     assert.equal(otherPort.code, 'not_allowed');
-    const localhost = await failure(runGrpc(spec({ address: `localhost:${port}` }), { name: 'x' }, ctx({ egress: {} })));
+    const localhost = await toolFailureOf(runGrpc(spec({ address: `localhost:${port}` }), { name: 'x' }, ctx({ egress: {} })));
     assert.equal(localhost.code, 'not_allowed');
     const { response } = await runGrpc(spec(), { name: 'ok' }, ctx());
     assert.equal((response as { greeting: string }).greeting, 'hello ok');
     // Allowed as https:// only: TLS is spoken, which this plaintext server cannot answer.
-    const tls = await failure(runGrpc(spec(), { name: 'x' }, ctx({ egress: { allowedOrigins: new Set([`https://127.0.0.1:${port}`]) } })));
+    const tls = await toolFailureOf(
+      runGrpc(spec(), { name: 'x' }, ctx({ egress: { allowedOrigins: new Set([`https://127.0.0.1:${port}`]) } })),
+    );
     assert.equal(tls.code, 'handler_error');
     assert.equal(tls.retryable, true);
     assert.match(tls.message, /unavailable/);
@@ -256,7 +250,7 @@ describe('runGrpc', () => {
     );
     assert.equal((response as { greeting: string }).greeting, 'hello named');
     assert.equal(lookups, 1);
-    const rebound = await failure(runGrpc(spec({ address: `evil.test:${port}` }), { name: 'x' }, ctx({ egress: { lookup } })));
+    const rebound = await toolFailureOf(runGrpc(spec({ address: `evil.test:${port}` }), { name: 'x' }, ctx({ egress: { lookup } })));
     assert.equal(rebound.code, 'not_allowed');
   });
 });
@@ -284,14 +278,14 @@ describe('nested types and well-known types', () => {
   test('a nested message and a oneof go through; unknown nested fields are refused', async () => {
     const { response } = await runGrpc(echoSpec('Echo'), { at: { lon: 6.5, lat: 45 }, label: 'summit' }, echoCtx());
     assert.deepEqual(response, { at: { lon: 6.5, lat: 45 }, label: 'summit', pick: 'label' });
-    const err = await failure(runGrpc(echoSpec('Echo'), { at: { lon: 1, alt: 2 } }, echoCtx()));
+    const err = await toolFailureOf(runGrpc(echoSpec('Echo'), { at: { lon: 1, alt: 2 } }, echoCtx()));
     assert.equal(err.code, 'invalid_params');
     assert.match(err.message, /'at\.alt'/);
   });
 
   test('google.protobuf.Empty from the bundled types', async () => {
     assert.deepEqual((await runGrpc(echoSpec('Ping'), {}, echoCtx())).response, {});
-    assert.equal((await failure(runGrpc(echoSpec('Ping'), { x: 1 }, echoCtx()))).code, 'invalid_params');
+    assert.equal((await toolFailureOf(runGrpc(echoSpec('Ping'), { x: 1 }, echoCtx()))).code, 'invalid_params');
   });
 });
 
@@ -316,7 +310,7 @@ describe('checkGrpcAddress', () => {
     assert.equal(dest.target, 'ipv4:127.0.0.1:9000');
     const tlsLocal = await checkGrpcAddress('127.0.0.1:9000', { allowedOrigins: new Set(['https://127.0.0.1:9000']) });
     assert.equal(tlsLocal.tls, true);
-    const err = await failure(checkGrpcAddress('192.168.1.5:9000', {}));
+    const err = await toolFailureOf(checkGrpcAddress('192.168.1.5:9000', {}));
     assert.equal(err.code, 'not_allowed');
   });
 });

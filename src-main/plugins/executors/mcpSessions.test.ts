@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ToolFailure } from '../../../src-shared/tools/toolResult.js';
 import { McpConnection, type McpSpec } from './mcpExecutor.js';
+import { toolFailureOf } from './testing/toolFailure.js';
 import {
   boundToolName,
   McpSessions,
@@ -81,16 +82,6 @@ function counting(): { open: McpOpener; opens: () => number } {
   };
 }
 
-async function failure(p: Promise<unknown>): Promise<ToolFailure> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof ToolFailure, `expected ToolFailure, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected a failure');
-}
-
 describe('McpSessions over stdio', () => {
   test('concurrent callers share one open; one server per version and spec', async () => {
     const c = counting();
@@ -138,7 +129,7 @@ describe('McpSessions over stdio', () => {
     const c = counting();
     const pool = new McpSessions({ open: c.open });
     try {
-      const err = await failure(runMcpTool(pool, spec, 'fail', {}, run()));
+      const err = await toolFailureOf(runMcpTool(pool, spec, 'fail', {}, run()));
       assert.equal(err.code, 'handler_error');
       assert.match(err.message, /no such layer/);
       assert.doesNotMatch(err.message, /no longer answers/);
@@ -154,7 +145,7 @@ describe('McpSessions over stdio', () => {
     const pool = new McpSessions({ open: c.open });
     try {
       const first = (await runMcpTool(pool, spec, 'pid', {}, run())).content;
-      const err = await failure(runMcpTool(pool, spec, 'die', {}, run()));
+      const err = await toolFailureOf(runMcpTool(pool, spec, 'die', {}, run()));
       assert.equal(err.code, 'handler_error');
       assert.equal(err.retryable, false);
       assert.match(err.message, /no longer answers; it is started again on the next call/);
@@ -200,7 +191,7 @@ describe('McpSessions over stdio', () => {
       await pool.get(spec, where({ version: '2.0.0' }));
       await pool.closeVersion(mcpVersionKey(pluginDir, '1.0.0'));
       assert.equal(pool.size(), 1);
-      assert.equal((await failure(a.callTool('pid', {}, { timeoutMs: 1000, maxChars: 100 }))).code, 'handler_error');
+      assert.equal((await toolFailureOf(a.callTool('pid', {}, { timeoutMs: 1000, maxChars: 100 }))).code, 'handler_error');
       assert.notEqual(await pool.get(spec, where()), a);
       assert.equal(c.opens(), 3);
     } finally {
@@ -212,7 +203,7 @@ describe('McpSessions over stdio', () => {
     const pool = new McpSessions();
     const waiting = pool.get(spec, where());
     await pool.closeVersion(mcpVersionKey(pluginDir, '1.0.0'));
-    const err = await failure(waiting);
+    const err = await toolFailureOf(waiting);
     assert.equal(err.code, 'cancelled');
     assert.equal(pool.size(), 0);
   });
@@ -249,10 +240,10 @@ describe('McpSessions with a double', () => {
     const stopped = pool.get(spec, where({ signal: ac.signal }));
     const other = pool.get(spec, where());
     ac.abort();
-    assert.equal((await failure(stopped)).code, 'cancelled');
+    assert.equal((await toolFailureOf(stopped)).code, 'cancelled');
     release();
     assert.equal((await other).label, 'shared');
-    assert.equal((await failure(pool.get(spec, where({ signal: ac.signal })))).code, 'cancelled');
+    assert.equal((await toolFailureOf(pool.get(spec, where({ signal: ac.signal })))).code, 'cancelled');
   });
 
   test('keys and specs', () => {

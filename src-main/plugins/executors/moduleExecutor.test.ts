@@ -5,10 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { ToolFailure } from '../../../src-shared/tools/toolResult.js';
 import { buildPluginHost } from '../plugin-host/buildPluginHost.js';
 import { sandboxSupport } from './bwrapSandbox.js';
 import { ModuleHost, permissionFlagFor, type ModuleHandles, type ModuleHostOptions } from './moduleExecutor.js';
+import { toolFailureOf } from './testing/toolFailure.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const FIXTURE = join(HERE, 'testing', 'module-fixture');
@@ -56,16 +56,6 @@ function callOpts(
   return { signal: over.signal ?? new AbortController().signal, workDir: join(outputsDir, `call-${++callCount}`), ...over };
 }
 
-async function failure(p: Promise<unknown>): Promise<ToolFailure> {
-  try {
-    await p;
-  } catch (err) {
-    assert.ok(err instanceof ToolFailure, `expected a ToolFailure, got ${String(err)}`);
-    return err;
-  }
-  assert.fail('expected the call to fail');
-}
-
 before(async () => {
   tmp = realpathSync(mkdtempSync(join(tmpdir(), 'mapwright-module-test-')));
   hostEntry = await buildPluginHost(join(tmp, 'host', 'plugin-host.mjs'));
@@ -106,14 +96,14 @@ describe('ModuleHost', () => {
   });
 
   test('a handle the manifest does not require is undefined in the context', async () => {
-    const err = await failure(host.call('fetch', { url: 'https://example.org/' }, callOpts()));
+    const err = await toolFailureOf(host.call('fetch', { url: 'https://example.org/' }, callOpts()));
     assert.equal(err.code, 'handler_error');
     assert.match(err.message, /TypeError/);
     assert.equal(fetched.length, 0);
   });
 
   test('a thrown error comes back with its message and the stack lines inside the plugin only', async () => {
-    const err = await failure(host.call('throws', {}, callOpts()));
+    const err = await toolFailureOf(host.call('throws', {}, callOpts()));
     assert.equal(err.code, 'handler_error');
     assert.match(err.message, /the fixture failed on purpose/);
     assert.match(err.message, /index\.mjs:\d+/);
@@ -125,10 +115,10 @@ describe('ModuleHost', () => {
     const out = await host.call('write', {}, opts);
     assert.deepEqual(out.files, [join(realpathSync(opts.workDir), 'out.txt')]);
     for (const files of [['../secret.txt'], [secret], ['/etc/passwd']]) {
-      const err = await failure(host.call('write', { files }, callOpts()));
+      const err = await toolFailureOf(host.call('write', { files }, callOpts()));
       assert.equal(err.code, 'not_allowed', err.message);
     }
-    const missing = await failure(host.call('write', { files: ['nope.gpkg'] }, callOpts()));
+    const missing = await toolFailureOf(host.call('write', { files: ['nope.gpkg'] }, callOpts()));
     assert.match(missing.message, /does not exist/);
   });
 
@@ -142,7 +132,7 @@ describe('ModuleHost', () => {
   });
 
   test('a working folder outside the outputs folder is refused', async () => {
-    const err = await failure(host.call('echo', {}, { signal: new AbortController().signal, workDir: join(tmp, 'elsewhere') }));
+    const err = await toolFailureOf(host.call('echo', {}, { signal: new AbortController().signal, workDir: join(tmp, 'elsewhere') }));
     assert.equal(err.code, 'not_allowed');
   });
 
@@ -166,7 +156,7 @@ describe('ModuleHost', () => {
     const started = Date.now();
     const p = host.call('slow', { ms: 10_000 }, callOpts({ signal: ac.signal }));
     setTimeout(() => ac.abort(), 100);
-    const err = await failure(p);
+    const err = await toolFailureOf(p);
     assert.equal(err.code, 'cancelled');
     assert.ok(Date.now() - started < 1000);
   });
@@ -177,7 +167,7 @@ describe('ModuleHost', () => {
     await new Promise((r) => setTimeout(r, 200));
     const stopped = Date.now();
     ac.abort();
-    const err = await failure(p);
+    const err = await toolFailureOf(p);
     assert.equal(err.code, 'cancelled');
     assert.ok(Date.now() - stopped < 1500, `took ${Date.now() - stopped} ms`);
     const again = await host.call('echo', { b: 2 }, callOpts());
@@ -185,12 +175,12 @@ describe('ModuleHost', () => {
   });
 
   test('the time limit ends a call with timeout', async () => {
-    const err = await failure(host.call('slow', { ms: 10_000, ignore_signal: true }, callOpts({ timeoutMs: 300 })));
+    const err = await toolFailureOf(host.call('slow', { ms: 10_000, ignore_signal: true }, callOpts({ timeoutMs: 300 })));
     assert.equal(err.code, 'timeout');
   });
 
   test('a crash fails the call with the stderr tail; the next call restarts the host', async () => {
-    const err = await failure(host.call('crash', {}, callOpts()));
+    const err = await toolFailureOf(host.call('crash', {}, callOpts()));
     assert.equal(err.code, 'handler_error');
     assert.match(err.message, /exit code 3/);
     assert.match(err.message, /about to crash/);
@@ -199,7 +189,7 @@ describe('ModuleHost', () => {
   });
 
   test('a malformed message from the host kills it with a clear error', async () => {
-    const err = await failure(host.call('malformed', {}, callOpts()));
+    const err = await toolFailureOf(host.call('malformed', {}, callOpts()));
     assert.equal(err.code, 'handler_error');
     assert.match(err.message, /malformed message \(not JSON: "this is not a message"\)/);
     const again = await host.call('echo', {}, callOpts());
@@ -288,14 +278,14 @@ describe('ModuleHost load errors', () => {
       join(broken, 'index.mjs'),
       "export default ({ defineTool }) => [\n  defineTool({ name: 'x', run() {} }),\n  const = 5;\n];\n",
     );
-    const err = await failure(ModuleHost.start(options({ pluginDir: broken })));
+    const err = await toolFailureOf(ModuleHost.start(options({ pluginDir: broken })));
     assert.equal(err.code, 'handler_error');
     assert.match(err.message, /index\.mjs:3/);
     assert.match(err.message, /SyntaxError/);
   });
 
   test('a missing entry is a load error', async () => {
-    const err = await failure(ModuleHost.start(options({ entry: 'missing.mjs' })));
+    const err = await toolFailureOf(ModuleHost.start(options({ entry: 'missing.mjs' })));
     assert.equal(err.code, 'handler_error');
     assert.match(err.message, /missing\.mjs/);
   });
