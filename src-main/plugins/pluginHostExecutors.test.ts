@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -97,5 +97,10 @@ describe('plugin host: mcp and module plugins', () => {
     const project = { listLayers: () => [testLayer({ name: 'roads' }), testLayer({ name: 'rivers' })] };
     const out = (await count.def.execute({ text: 'one two  three' }, ctx({ project }) as never)) as { result: unknown };
     assert.deepEqual(out.result, { words: 3, layers: ['roads', 'rivers'] });
+    assert.deepEqual(
+      readdirSync(path.join(root, 'outputs')).filter((n) => n.startsWith('count_words-')),
+      [],
+      'a call that returned no file leaves no folder in the outputs',
+    );
   });
 });

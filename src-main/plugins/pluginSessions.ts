@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModuleFetchAnswer, ModuleLayerInfo } from '../../src-shared/plugins/moduleRpc.js';
 import type { PluginToolManifest } from '../../src-shared/plugins/pluginManifest.js';
@@ -62,15 +62,23 @@ export class PluginSessions implements ExecutorSessions {
     }
     this.project = call.project;
     const outputs = call.deps.outputsDir();
+    mkdirSync(outputs, { recursive: true });
     const workDir = mkdtempSync(join(outputs, `${call.tool.name}-`));
-    const { result, files } = await host.call(call.tool.name, call.args, {
-      signal: call.signal,
-      workDir,
-      timeoutMs: call.timeoutMs,
-      progress: call.progress,
-      handles: call.tool.network ? ['project', 'net'] : ['project'],
-    });
-    return files.length ? { result, files, load_layers: files.map((path) => ({ path })) } : { result };
+    let files: string[] = [];
+    try {
+      const answer = await host.call(call.tool.name, call.args, {
+        signal: call.signal,
+        workDir,
+        timeoutMs: call.timeoutMs,
+        progress: call.progress,
+        handles: call.tool.network ? ['project', 'net'] : ['project'],
+      });
+      files = answer.files;
+      return files.length ? { result: answer.result, files, load_layers: files.map((path) => ({ path })) } : { result: answer.result };
+    } finally {
+      // A call that returned no file (or failed, or was stopped) leaves nothing in the outputs.
+      if (files.length === 0) rmSync(workDir, { recursive: true, force: true });
+    }
   }
 
   async callMcp(call: SessionCall & { tool: PluginToolManifest }): Promise<unknown> {
