@@ -142,7 +142,7 @@ describe('attribute table, selection and identify in Chromium (nc.gpkg)', { skip
     const gdal = featuresAt([(from[0] + to[0]) / 2, (from[1] + to[1]) / 2], 0.35).length;
     assert.ok(Math.abs(count - gdal) <= 2, `box selection ${count} vs GDAL's ${gdal} counties in that box`);
     assert.equal((await app.mapView()).zoom, zoom, 'no box zoom');
-    assert.equal((await table.highlightFids()).length, count);
+    assert.equal((await table.waitForHighlightCount(count)).length, count);
     await app.screenshot('attr-4-box-selection');
     // Zoom to selection fits the selected counties: the view closes in on the box.
     await table.zoomToSelection();

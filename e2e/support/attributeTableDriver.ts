@@ -141,6 +141,20 @@ export class AttributeTableDriver {
     });
   }
 
+  /**
+   * Waits until the highlight holds `count` features: the selection's ids arrive first, the
+   * geometries to draw are fetched after them.
+   */
+  async waitForHighlightCount(count: number): Promise<number[]> {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const have = await this.highlightFids();
+      if (have.length === count) return have;
+      if (Date.now() > deadline) throw new Error(`highlight has ${have.length} features, expected ${count}`);
+      await this.page.waitForTimeout(100);
+    }
+  }
+
   async waitForHighlight(fids: readonly number[]): Promise<void> {
     const want = [...fids].sort((a, b) => a - b).join(',');
     const deadline = Date.now() + 15_000;

@@ -12,6 +12,7 @@ import { createLoadSkillTool } from '../../tools/skills/loadSkill.js';
 import { createConversationLayer, createSkillCatalogue } from './conversationLayer.js';
 import { createDataRoutes } from './dataRoutes.js';
 import { TileCache } from './tileCache.js';
+import { composedTools } from './composedTools.js';
 import { createToolHost } from './createToolHost.js';
 import { createAttributeHandlers } from './attributeHandlers.js';
 import type { Services, ServicesOptions } from './services.js';
@@ -60,7 +61,20 @@ export async function createServices(options: ServicesOptions): Promise<Services
     egress,
     runIsLive: () => runner?.state().status !== 'idle' && runner?.state().status !== undefined,
     send: (text) => void runner?.send(text),
-    extraTools: [createLoadSkillTool(skills)],
+    extraTools: [
+      createLoadSkillTool(skills),
+      ...composedTools({
+        home: options.home,
+        store,
+        outputsDir: () => outputsDirOf(store.info.path),
+        privatePaths,
+        egress,
+        allowedOrigins,
+        worker,
+        distMainDir: unpacked(join(options.assetsDir, '..', 'dist', 'main')),
+        ...(options.pluginRuntime ? { runtime: options.pluginRuntime } : {}),
+      }),
+    ],
     pinsFor: (conversationId) => (conversationId ? store.pluginPins.of(conversationId) : new Map()),
   });
   // Plugins become tools of the same registry, hot; the person's private files stay hidden

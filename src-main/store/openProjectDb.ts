@@ -113,6 +113,12 @@ const MIGRATIONS: string[] = [
      granted_at TEXT NOT NULL,
      PRIMARY KEY (tool_id, definition_hash)
    );`,
+  // 7: network origins the person approved for this project's map sources (XYZ, WMS, WMTS,
+  // COG/FlatGeobuf over HTTP): asked once per origin, then remembered here for that origin only.
+  `CREATE TABLE network_origin_grants (
+     origin TEXT PRIMARY KEY,
+     granted_at TEXT NOT NULL
+   );`,
 ];
 
 export type OpenOptions = Pick<SqliteOpenOptions, 'nativeBinding'>;
