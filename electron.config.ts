@@ -84,6 +84,13 @@ export const app = {
   /** Besides the production dependencies, which packagers add themselves. */
   files: ['package.json', 'dist/**', 'assets/**', 'skills/**', 'plugins/**', '.electron-native/**'],
   /** Native code cannot be loaded from inside an asar archive. */
-  // The plugin host runs as a plain Node program (and under bubblewrap): it must be a real file.
-  asarUnpack: ['.electron-native/**', 'node_modules/better-sqlite3/**', 'node_modules/gdal-async/**', 'dist/main/plugin-host.mjs'],
+  // The plugin host and code.run_js's two children run as plain Node programs (and under bubblewrap): real files.
+  asarUnpack: [
+    '.electron-native/**',
+    'node_modules/better-sqlite3/**',
+    'node_modules/gdal-async/**',
+    'dist/main/plugin-host.mjs',
+    'dist/main/code-host.mjs',
+    'dist/main/gdal-broker.mjs',
+  ],
 };

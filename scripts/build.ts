@@ -3,6 +3,7 @@ import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bundles, type BundleSpec } from '../electron.config.js';
+import { buildCodeHosts } from '../src-main/code/buildCodeHosts.js';
 import { buildPluginHost } from '../src-main/plugins/plugin-host/buildPluginHost.js';
 
 /**
@@ -34,10 +35,14 @@ function options(spec: BundleSpec): BuildOptions {
 }
 
 export async function buildAll(): Promise<void> {
-  // The module-plugin host is bundled whole (see buildPluginHost.ts): dist/main/plugin-host.mjs.
-  await Promise.all([...bundles.map((spec) => build(options(spec))), buildPluginHost()]);
+  // The module-plugin host is bundled whole (see buildPluginHost.ts): dist/main/plugin-host.mjs;
+  // code.run_js's snippet host and GDAL broker likewise (buildCodeHosts.ts).
+  await Promise.all([...bundles.map((spec) => build(options(spec))), buildPluginHost(), buildCodeHosts()]);
   await mkdir(join(root, 'dist', 'renderer'), { recursive: true });
   await copyFile(join(root, 'src-renderer', 'index.html'), join(root, 'dist', 'renderer', 'index.html'));
+  // code.run_python's runner beside the bundle that reads it (pythonRunner.ts looks there first).
+  await mkdir(join(root, 'dist', 'main', 'python'), { recursive: true });
+  await copyFile(join(root, 'src-main', 'code', 'python', 'run_snippet.py'), join(root, 'dist', 'main', 'python', 'run_snippet.py'));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

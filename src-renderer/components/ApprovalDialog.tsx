@@ -5,6 +5,7 @@ import { appStore } from '../store/appStore.js';
 import { selectCurrentApproval, selectPendingApprovalCount } from '../store/slices/approvalsSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import { ApprovalPreview } from './ApprovalPreview.js';
+import { CodeView } from './CodeView.js';
 import { JsonView } from './JsonView.js';
 
 type Decision = 'approve' | 'reject';
@@ -15,7 +16,30 @@ function longTextArgs(args: unknown): [string, string][] {
   return Object.entries(args).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1].includes('\n'));
 }
 
+/**
+ * A code run (any tool whose arguments carry a string `code` and whose preview names its
+ * `language`: code.run_js, the Python runner): the code is shown highlighted, its `intent`
+ * first, and neither is repeated in the arguments below.
+ */
+function codeRequest(request: ApprovalRequest): { code: string; language: string; intent: string | null } | null {
+  const args = request.args as Record<string, unknown> | null;
+  const language = request.preview?.language;
+  if (!args || typeof args !== 'object' || typeof args.code !== 'string' || typeof language !== 'string') return null;
+  return { code: args.code, language, intent: typeof args.intent === 'string' ? args.intent : null };
+}
+
+function without<T extends object>(value: T, keys: readonly string[]): T {
+  return Object.fromEntries(Object.entries(value).filter(([k]) => !keys.includes(k))) as T;
+}
+
+function hasKeys(value: unknown): boolean {
+  return !!value && typeof value === 'object' && Object.keys(value).length > 0;
+}
+
 function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: number }) {
+  const code = codeRequest(request);
+  const shownArgs = code && request.args && typeof request.args === 'object' ? without(request.args, ['code', 'intent']) : request.args;
+  const shownPreview = code && request.preview ? without(request.preview, ['language', 'intent']) : request.preview;
   const bridge = useBridge();
   const [remember, setRemember] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -74,14 +98,20 @@ function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: n
         </button>
       </header>
       <div className="approval-dialog__body">
-        <p className="approval-dialog__summary">{request.summary}</p>
+        {code?.intent ? (
+          <p className="approval-dialog__intent" data-testid="approval-intent">
+            {code.intent}
+          </p>
+        ) : (
+          <p className="approval-dialog__summary">{request.summary}</p>
+        )}
         {request.network && request.network.length > 0 && (
           <div className="approval-dialog__network" role="note" data-testid="approval-network">
             Connects to the network:{' '}
             {request.network.map((origin) => (
               <code key={origin}>{origin}</code>
             ))}{' '}
-            — only during this call, and never remembered.
+            — {NETWORK_KEPT[request.networkKept ?? 'call']}
           </div>
         )}
         {request.fromInterface && (
@@ -89,13 +119,26 @@ function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: n
             This path or SQL came from the interface, not from a file dialog: check it before approving.
           </div>
         )}
-        {request.preview && <ApprovalPreview preview={request.preview} />}
-        <p className="approval-dialog__description">{request.description}</p>
-        <div className="approval-dialog__label">
-          Arguments <code>{request.toolId}</code>
-        </div>
-        <JsonView value={request.args} className="approval-dialog__args" />
-        {longTextArgs(request.args).map(([name, text]) => (
+        {code && (
+          <>
+            <div className="approval-dialog__label">
+              Code <code>{code.language}</code>
+            </div>
+            <CodeView code={code.code} language={code.language} testId="approval-code" />
+          </>
+        )}
+        {shownPreview && <ApprovalPreview preview={shownPreview} />}
+        {/* A code tool's description ends with the API written for the model: its first line is the person's. */}
+        <p className="approval-dialog__description">{code ? request.description.split('\n')[0] : request.description}</p>
+        {(!code || hasKeys(shownArgs)) && (
+          <>
+            <div className="approval-dialog__label">
+              Arguments <code>{request.toolId}</code>
+            </div>
+            <JsonView value={shownArgs} className="approval-dialog__args" />
+          </>
+        )}
+        {longTextArgs(shownArgs).map(([name, text]) => (
           <div key={name}>
             <div className="approval-dialog__label">{name}</div>
             <pre className="approval-dialog__text">{text}</pre>
@@ -149,3 +192,10 @@ export function ApprovalDialog() {
     </div>
   );
 }
+
+/** How long a yes to the network lasts, in words. */
+const NETWORK_KEPT: Record<NonNullable<ApprovalRequest['networkKept']>, string> = {
+  call: 'only during this call, and never remembered.',
+  tool_version: 'only while its calls run; tick "Allow" below to keep this approval for this tool version in this project.',
+  project: 'approved once for this project: later map sources from this origin do not ask about the network again.',
+};

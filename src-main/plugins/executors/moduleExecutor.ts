@@ -468,7 +468,8 @@ export function permissionFlagFor(execPath: string, runAsNode: boolean): string 
   return found;
 }
 
-function realPaths(paths: readonly string[] | undefined): string[] {
+/** The paths that exist, resolved through links (for mounts and permission flags). */
+export function realPaths(paths: readonly string[] | undefined): string[] {
   const out: string[] = [];
   for (const p of paths ?? []) {
     if (!existsSync(p)) continue;
