@@ -11,6 +11,7 @@ import { makeWorkerSpawn } from '../worker-host/workerSpawn.js';
 import { createLoadSkillTool } from '../../tools/skills/loadSkill.js';
 import { createConversationLayer, createSkillCatalogue } from './conversationLayer.js';
 import { createDataRoutes } from './dataRoutes.js';
+import { createOnlineBasemapRoute } from '../web/mapSourceBasemap.js';
 import { TileCache } from './tileCache.js';
 import { composedTools } from './composedTools.js';
 import { createToolHost } from './createToolHost.js';
@@ -213,7 +214,19 @@ export async function createServices(options: ServicesOptions): Promise<Services
     },
     runForPerson: (entry, params) => tools.runForPerson(entry, params),
     // Rendered tiles outlive the process in <home>/cache/tiles (keyed by source identity and style).
-    serveData: createDataRoutes(store, worker, options.assetsDir, egress, new TileCache({ dir: join(options.home, 'cache', 'tiles') })),
+    serveData: createDataRoutes(
+      store,
+      worker,
+      options.assetsDir,
+      egress,
+      new TileCache({ dir: join(options.home, 'cache', 'tiles') }),
+      // The online basemap (issue #13): off by default; MAPWRIGHT_ONLINE_BASEMAP_URL points it elsewhere (tests).
+      createOnlineBasemapRoute({
+        enabled: () => models.display.get().onlineBasemap,
+        allowedOrigins,
+        ...(process.env.MAPWRIGHT_ONLINE_BASEMAP_URL ? { template: process.env.MAPWRIGHT_ONLINE_BASEMAP_URL } : {}),
+      }),
+    ),
     connect(listener) {
       listeners.add(listener);
       return () => {

@@ -65,6 +65,8 @@ export function createToolHost(d: ToolHostDeps) {
     privatePaths: d.privatePaths,
     openEgress: (origins) => d.egress.openFor(origins),
     ...(d.pinsFor ? { pinsFor: d.pinsFor } : {}),
+    // Issue #13: map-source origins the person approved for this project (webSourceTools.ts).
+    grantedOrigins: () => new Set(store.networkOrigins.list()),
     egressRefusedSince: (since) =>
       d.egress
         .recent(since)

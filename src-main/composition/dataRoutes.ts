@@ -38,6 +38,8 @@ export function createDataRoutes(
   egress: Pick<EgressGate, 'openFor'>,
   /** Rendered tiles by source identity, style and z/x/y (memory + disk); none: every tile is rendered. */
   tiles: TileCache | null = null,
+  /** The online basemap's tiles (src-main/web/mapSourceBasemap.ts), answered only while its setting is on. */
+  onlineBasemap: ((z: number, x: number, y: number) => Promise<DataResponse>) | null = null,
 ) {
   const assetsRoot = resolve(assetsDir);
   // A network layer's own origin is open while it is read (layerReads.ts).
@@ -74,6 +76,9 @@ export function createDataRoutes(
         const render = () => displaying(layer, () => worker.call('display.vector_tile', { source, z, x, y, fields }));
         return await vectorTileResponse({ source: layer.source, fields, z, x, y }, request, tiles, render);
       }
+      // The online basemap (Settings; off by default): fetched by main, never by the page.
+      m = /^tiles\/basemap-online\/(\d+)\/(\d+)\/(\d+)\.png$/.exec(path);
+      if (m) return onlineBasemap ? await onlineBasemap(+m[1]!, +m[2]!, +m[3]!) : notFound(path);
       // An optional `s-HASH/` segment (the style's hash) only busts caches; the current style is used.
       m = /^tiles\/([\w-]+)\/(?:s-[0-9a-z]+\/)?(\d+)\/(\d+)\/(\d+)\.png$/.exec(path);
       if (m) {

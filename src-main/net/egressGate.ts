@@ -29,6 +29,8 @@ export class EgressGate {
   private readonly sockets = new Set<Socket>();
   /** HTTPS tunnels by origin: curl keeps them alive, so they are cut when their origin closes. */
   private readonly tunnels = new Map<string, Set<Socket>>();
+  /** Origins kept open outside calls (the project's granted map sources), asked at each judgement. */
+  private standing: () => ReadonlySet<string> = () => new Set();
 
   private constructor(
     private readonly server: Server,
@@ -77,6 +79,38 @@ export class EgressGate {
     };
   }
 
+  /**
+   * Keeps origins open outside any call, for as long as `origins()` names them: the map
+   * sources the person approved for this project (network_origin_grants) that a layer of the
+   * project still reads, so their tiles can be drawn after the call that added them ended.
+   * Asked at every judgement, so a revoked grant or a removed layer closes the origin at once
+   * (a kept-alive HTTPS tunnel is cut by `closeStanding`). The SSRF checks still apply.
+   */
+  allowPersistently(origins: () => ReadonlySet<string>): void {
+    this.standing = () => {
+      try {
+        return new Set([...origins()].map((o) => o.toLowerCase()));
+      } catch {
+        return new Set(); // fail closed
+      }
+    };
+  }
+
+  /** Cuts kept-alive tunnels of origins that are no longer open (after a grant was revoked). */
+  closeStanding(): void {
+    const standing = this.standing();
+    for (const [origin, tunnels] of this.tunnels) {
+      if (this.open.has(origin) || standing.has(origin)) continue;
+      for (const tunnel of tunnels) tunnel.destroy();
+      this.tunnels.delete(origin);
+    }
+  }
+
+  private isOpen(origin: string): 'call' | 'standing' | null {
+    if (this.open.has(origin)) return 'call';
+    return this.standing().has(origin) ? 'standing' : null;
+  }
+
   /** The newest judgements first (at most 200 kept). */
   recent(since = 0): EgressEvent[] {
     return this.events.filter((e) => e.at >= since).reverse();
@@ -110,10 +144,16 @@ export class EgressGate {
       this.record({ origin, target, allowed: false, reason });
       return { ok: false as const, status, reason };
     };
-    if (!this.open.has(origin)) return refuse(403, `no approved call is using ${origin}`);
+    const why = this.isOpen(origin);
+    if (!why) return refuse(403, `no approved call is using ${origin}`);
     try {
       const checked = await checkDestination(target, this.guard);
-      this.record({ origin, target, allowed: true, reason: 'approved for the running call' });
+      this.record({
+        origin,
+        target,
+        allowed: true,
+        reason: why === 'call' ? 'approved for the running call' : 'a map source of the project, approved for this origin',
+      });
       return { ok: true, address: checked.address };
     } catch (err) {
       return refuse(403, err instanceof EgressRefused ? err.message : `the destination could not be checked (${(err as Error).message})`);
@@ -171,7 +211,7 @@ export class EgressGate {
     if (!verdict.ok) return void client.end(`HTTP/1.1 ${verdict.status} Forbidden\r\nX-Mapwright-Egress: refused\r\n\r\n`);
     const origin = originOfTarget(target) ?? target;
     // The call may have ended while the name was being checked.
-    if (!this.open.has(origin)) return void client.end('HTTP/1.1 403 Forbidden\r\nX-Mapwright-Egress: refused\r\n\r\n');
+    if (!this.isOpen(origin)) return void client.end('HTTP/1.1 403 Forbidden\r\nX-Mapwright-Egress: refused\r\n\r\n');
     const open = this.tunnels.get(origin) ?? new Set<Socket>();
     this.tunnels.set(origin, open.add(client));
     client.on('close', () => open.delete(client));

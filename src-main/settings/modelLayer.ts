@@ -4,6 +4,7 @@ import { openAppSettingsDb } from './appSettingsDb.js';
 import { fileSecretStore, type SecretStore } from './secretStore.js';
 import { createSettingsHandlers, type SettingsHandlers } from './settingsHandlers.js';
 import { createSettingsStore } from './settingsService.js';
+import { createDisplaySettings, type DisplaySettingsStore } from './displaySettings.js';
 
 /**
  * Everything about the model that the composition root wires: the app settings file, the
@@ -13,6 +14,8 @@ import { createSettingsStore } from './settingsService.js';
 export interface ModelLayer {
   provider: ModelProvider;
   handlers: SettingsHandlers;
+  /** The display settings (online basemap), kept in the same app settings file. */
+  display: DisplaySettingsStore;
   close(): void;
 }
 
@@ -34,9 +37,11 @@ export function createModelLayer(options: ModelLayerOptions): ModelLayer {
     savedConfig: store.savedConfig,
     ...(options.env ? { env: options.env } : {}),
   });
+  const display = createDisplaySettings(db);
   return {
     provider,
-    handlers: createSettingsHandlers({ store, provider, emit: options.emit }),
+    display,
+    handlers: createSettingsHandlers({ store, provider, emit: options.emit, display }),
     close: () => db.close(),
   };
 }

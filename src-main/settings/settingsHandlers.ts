@@ -1,14 +1,26 @@
 import type { Emit, MethodHandlers } from '../../src-shared/bridge/contract.js';
 import type { settingsMethods } from '../../src-shared/bridge/settingsContract.js';
 import type { ModelProvider } from '../model/modelProvider.js';
+import type { DisplaySettingsStore } from './displaySettings.js';
 import { testConnection, type SettingsStore } from './settingsService.js';
 
 export type SettingsHandlers = Pick<MethodHandlers, keyof typeof settingsMethods>;
 
 /** The settings methods of the bridge; params arrive parsed by the contract. */
-export function createSettingsHandlers(deps: { store: SettingsStore; provider: ModelProvider; emit: Emit }): SettingsHandlers {
-  const { store, provider, emit } = deps;
+export function createSettingsHandlers(deps: {
+  store: SettingsStore;
+  provider: ModelProvider;
+  emit: Emit;
+  display: DisplaySettingsStore;
+}): SettingsHandlers {
+  const { store, provider, emit, display } = deps;
   return {
+    'settings/get-display': async () => display.get(),
+    'settings/set-display': async (patch) => {
+      const next = display.set(patch);
+      emit('settings/display-changed', next);
+      return next;
+    },
     'settings/get': async () => store.view(provider.status()),
     'settings/save': async (draft) => {
       store.save(draft);

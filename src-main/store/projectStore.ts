@@ -7,6 +7,7 @@ import { SnapshotRepo } from './snapshotRepo.js';
 import { LayerRepo } from './layerRepo.js';
 import { PluginPinRepo } from './pluginPinRepo.js';
 import { PluginChoicesRepo } from './pluginChoicesRepo.js';
+import { NetworkOriginRepo } from './networkOriginRepo.js';
 import { openProjectDb, type Db, type OpenOptions } from './openProjectDb.js';
 
 export interface ProjectInfo {
@@ -33,6 +34,8 @@ export class ProjectStore {
   readonly pluginPins: PluginPinRepo;
   /** Plugins switched off, MCP tools marked read-only, origins approved (pluginChoicesRepo.ts). */
   readonly pluginChoices: PluginChoicesRepo;
+  /** Network origins approved for this project's map sources (networkOriginRepo.ts). */
+  readonly networkOrigins: NetworkOriginRepo;
   readonly info: ProjectInfo;
   /** The conversation new messages go to; its row is written with its first message. */
   conversationId: string;
@@ -48,6 +51,7 @@ export class ProjectStore {
     this.settings = new SettingsRepo(db);
     this.pluginPins = new PluginPinRepo(db);
     this.pluginChoices = new PluginChoicesRepo(db);
+    this.networkOrigins = new NetworkOriginRepo(db);
     let row = db.prepare('SELECT id, name FROM project LIMIT 1').get() as { id: string; name: string } | undefined;
     if (!row) {
       row = { id: randomUUID(), name: 'Untitled project' };

@@ -77,4 +77,22 @@ describe('approval policy', () => {
     });
     assert.deepEqual(decideApproval({ ...base, caller: 'user', def: tool('write') }), { kind: 'run', decision: 'user_action' });
   });
+  it('origins granted for the project: the network part is not asked again, the write policy still applies (issue #13)', () => {
+    const net = { networkOrigins: ['http://tiles.example:80'], grantedOrigins: new Set(['http://tiles.example:80']) };
+    assert.deepEqual(decideApproval({ ...base, ...net, def: tool('write') }), { kind: 'ask', rememberable: true });
+    assert.deepEqual(decideApproval({ ...base, ...net, mode: 'auto', def: tool('write') }), { kind: 'run', decision: 'auto' });
+    assert.deepEqual(decideApproval({ ...base, ...net, granted: true, def: tool('write') }), { kind: 'run', decision: 'granted' });
+    assert.deepEqual(decideApproval({ ...base, ...net, def: tool('read') }), { kind: 'run', decision: 'not_needed' });
+    assert.deepEqual(decideApproval({ ...base, ...net, caller: 'user', def: tool('write') }), { kind: 'run', decision: 'user_action' });
+    // Still a network call for Plan mode; destructive still asks every time.
+    assert.equal(decideApproval({ ...base, ...net, mode: 'plan', def: tool('read') }).kind, 'refuse');
+    assert.deepEqual(decideApproval({ ...base, ...net, mode: 'auto', def: tool('destructive') }), { kind: 'ask', rememberable: false });
+    // One origin not granted, or a tool that declares itself network: asked as before.
+    const mixed = { networkOrigins: ['http://tiles.example:80', 'https://other.example:443'], grantedOrigins: net.grantedOrigins };
+    assert.deepEqual(decideApproval({ ...base, ...mixed, mode: 'auto', def: tool('write') }), { kind: 'ask', rememberable: false });
+    assert.deepEqual(decideApproval({ ...base, ...net, mode: 'auto', def: tool('write', { network: true }) }), {
+      kind: 'ask',
+      rememberable: false,
+    });
+  });
 });

@@ -16,6 +16,12 @@ export interface PolicyInput {
   networkOrigins?: readonly string[];
   /** A GUI call carrying a path or SQL text the person did not pick in a native dialog. */
   unverifiedGuiInput?: boolean;
+  /**
+   * Origins the person already approved for this project's map sources (network_origin_grants,
+   * src-main/web/webSourceTools.ts). A call whose every origin is among them is not asked again
+   * for the network part: it follows the policy of its safety (a write still asks in Ask mode).
+   */
+  grantedOrigins?: ReadonlySet<string>;
 }
 
 /**
@@ -41,8 +47,12 @@ export function decideApproval({
   granted,
   networkOrigins = [],
   unverifiedGuiInput = false,
+  grantedOrigins,
 }: PolicyInput): PolicyDecision {
   const network = def.network === true || networkOrigins.length > 0;
+  // Issue #13: origins remembered for this project. Only sources named in the arguments are
+  // covered; a tool that declares itself network (or its own origins) is judged as before.
+  const networkGranted = originsGranted(def, networkOrigins, grantedOrigins);
   const automated = caller !== 'user';
   if (automated && def.caller === 'user_only') {
     return { kind: 'refuse', message: `${def.id} can only be run by the person, from the interface.` };
@@ -60,7 +70,7 @@ export function decideApproval({
     };
   }
   if (def.safety === 'destructive' || def.riskLevel === 'critical') return { kind: 'ask', rememberable: false };
-  if (network) {
+  if (network && !networkGranted) {
     // Only origins the tool version itself declares can be approved once (a plugin endpoint);
     // a source named in the arguments is asked for every time.
     const declaredOnly = (def.origins?.length ?? 0) > 0 && networkOrigins.length === 0;
@@ -72,4 +82,23 @@ export function decideApproval({
   if (granted) return { kind: 'run', decision: 'granted' };
   if (mode === 'auto') return { kind: 'run', decision: 'auto' };
   return { kind: 'ask', rememberable: true };
+}
+
+/**
+ * Whether every network origin a call names was already approved for this project (a map
+ * source's origin): only sources named in the arguments count; a tool that declares itself
+ * network, or declares its own origins, is judged as before.
+ */
+export function originsGranted(
+  def: Pick<PolicyInput['def'], 'network' | 'origins'>,
+  networkOrigins: readonly string[],
+  grantedOrigins: ReadonlySet<string> | undefined,
+): boolean {
+  return (
+    def.network !== true &&
+    !(def.origins?.length ?? 0) &&
+    networkOrigins.length > 0 &&
+    grantedOrigins !== undefined &&
+    networkOrigins.every((o) => grantedOrigins.has(o))
+  );
 }

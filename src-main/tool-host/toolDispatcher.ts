@@ -6,7 +6,7 @@ import { ToolFailure, toolError, type ToolResult } from '../../src-shared/tools/
 import type { Caller, CommandDefinition, LoadLayerRequest, ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import type { NewAuditEntry } from '../store/auditRepo.js';
 import type { ApprovalBroker } from './approvalBroker.js';
-import { decideApproval } from './approvalPolicy.js';
+import { decideApproval, originsGranted } from './approvalPolicy.js';
 import { assessCall, type CallCapabilities, type PrivatePathCheck } from './callCapabilities.js';
 import { Semaphore } from './semaphore.js';
 import type { RegisteredTool, ToolRegistry, ToolSet } from './toolRegistry.js';
@@ -67,6 +67,8 @@ export interface DispatcherHooks {
   egressRefusedSince?(sinceMs: number): string[];
   /** The plugin versions a conversation is pinned to (namespace → version); none: the current ones. */
   pinsFor?(conversationId: string | null): ReadonlyMap<string, string>;
+  /** Issue #13: network origins the person approved for this project's map sources (decideApproval's `grantedOrigins`). */
+  grantedOrigins?(): ReadonlySet<string>;
 }
 
 /** How a call got its go-ahead (or not), as the audit records it. */
@@ -230,6 +232,9 @@ export class ToolDispatcher {
     const { def } = tool;
     const { mode, askForReads } = this.hooks.policy();
     const unverifiedGuiInput = req.caller === 'user' && caps.carriesPathOrSql && req.trustedInput !== true;
+    // Issue #13: origins remembered for this project are not asked for again (the write policy still applies).
+    const grantedOrigins = caps.networkOrigins.length && this.hooks.grantedOrigins ? this.hooks.grantedOrigins() : undefined;
+    const networkGranted = originsGranted(def, caps.networkOrigins, grantedOrigins);
     const policy = decideApproval({
       def,
       caller: req.caller,
@@ -238,6 +243,7 @@ export class ToolDispatcher {
       granted: this.approvals.isGranted(def.id, tool.definitionHash),
       networkOrigins: caps.networkOrigins,
       unverifiedGuiInput,
+      ...(grantedOrigins ? { grantedOrigins } : {}),
     });
     if (policy.kind === 'refuse') return this.end(req, tool, args, REFUSED_BY_POLICY, toolError('not_allowed', policy.message, false));
     if (policy.kind === 'run') return { decision: policy.decision, decidedBy: policy.decision === 'user_action' ? 'user' : 'policy' };
@@ -266,7 +272,13 @@ export class ToolDispatcher {
         args,
         rememberable: policy.rememberable,
         ...(shown ? { preview: shown } : {}),
-        ...(caps.networkOrigins.length || def.origins?.length ? { network: [...caps.networkOrigins, ...(def.origins ?? [])] } : {}),
+        // A network question only when there is one: granted origins are not asked about again (#13).
+        ...((caps.networkOrigins.length && !networkGranted) || def.origins?.length
+          ? {
+              network: [...caps.networkOrigins, ...(def.origins ?? [])],
+              networkKept: def.remembersOrigins ? 'project' : policy.rememberable ? 'tool_version' : 'call',
+            }
+          : {}),
         ...(unverifiedGuiInput ? { fromInterface: true } : {}),
       },
       tool.definitionHash,

@@ -7,6 +7,7 @@ import { dataUrls } from '../map/dataUrls.js';
 import { useFitRequests } from '../map/useFitRequests.js';
 import { useLayerSync } from '../map/useLayerSync.js';
 import { useMapSelection } from '../map/useMapSelection.js';
+import { useOnlineBasemap } from '../map/useOnlineBasemap.js';
 import { useDisplayProblemWatch } from '../map/useDisplayProblemWatch.js';
 import { useRendererQueries } from '../map/useRendererQueries.js';
 import { useSelectionHighlight } from '../map/useSelectionHighlight.js';
@@ -82,6 +83,8 @@ export function MapView() {
     };
   }, [urls]);
 
+  // The basemap first: project layers are drawn above whichever basemap shows.
+  useOnlineBasemap(map, urls);
   // Fit first: a new first layer's source is then added at the view it will be seen in.
   useFitRequests(map);
   useLayerSync(map, layers, urls);

@@ -4,7 +4,7 @@ import { MODEL_PRESETS, presetOf, type ModelProviderId } from '../../src-shared/
 import { useBridge } from '../bridge/BridgeContext.js';
 import { applyPreset, draftOf, formFromView, keyStateOf, type FormErrors, type SettingsForm } from '../lib/settingsForm.js';
 import { appStore } from '../store/appStore.js';
-import { selectSettingsOpen } from '../store/slices/settingsSlice.js';
+import { selectDisplaySettings, selectSettingsOpen } from '../store/slices/settingsSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import { ConnectionReportView } from './ConnectionReportView.js';
 import './settings.css';
@@ -248,6 +248,7 @@ function SettingsDialog() {
             {errors.thinkingBudget && <em className="settings-field__error">{errors.thinkingBudget}</em>}
             <small>Extended thinking stays off until a budget is set. Other endpoints show their reasoning when they send it.</small>
           </label>
+          <OnlineBasemapSetting />
           {report && <ConnectionReportView report={report} />}
           {failure && (
             <p className="settings-field__error" role="alert">
@@ -274,6 +275,51 @@ function SettingsDialog() {
           </button>
         </footer>
       </div>
+    </div>
+  );
+}
+
+/**
+ * The online basemap (off by default): applied at once, apart from the model form's Save.
+ * Its tiles are fetched by main from one fixed address, never by this page.
+ */
+function OnlineBasemapSetting() {
+  const bridge = useBridge();
+  const display = useAppStore(selectDisplaySettings);
+  const [failure, setFailure] = useState<string | null>(null);
+  useEffect(() => {
+    if (!display)
+      void bridge.call('settings/get-display', {}).then(
+        (d) => appStore.getState().setDisplaySettings(d),
+        () => undefined,
+      );
+  }, [bridge, display]);
+  async function toggle(onlineBasemap: boolean) {
+    setFailure(null);
+    try {
+      appStore.getState().setDisplaySettings(await bridge.call('settings/set-display', { onlineBasemap }));
+    } catch (e) {
+      setFailure(messageOf(e));
+    }
+  }
+  return (
+    <div className="settings-field">
+      <span>Basemap</span>
+      <label className="settings-inline">
+        <input
+          type="checkbox"
+          data-testid="settings-online-basemap"
+          checked={display?.onlineBasemap === true}
+          disabled={!display}
+          onChange={(e) => void toggle(e.target.checked)}
+        />{' '}
+        Online basemap (OpenStreetMap)
+      </label>
+      <small>
+        Off: the offline world map shipped with the app, nothing is fetched. On: map tiles come from tile.openstreetmap.org, fetched by
+        Mapwright itself, so that server sees which areas you view. Applied at once.
+      </small>
+      {failure && <em className="settings-field__error">{failure}</em>}
     </div>
   );
 }

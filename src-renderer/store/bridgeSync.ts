@@ -19,6 +19,7 @@ const eventHandlers: { [E in EventName]: (state: AppState, payload: EventPayload
   'assistant/delta': (s, { messageId, delta }) => s.appendDelta(messageId, delta),
   'assistant/reasoning-delta': (s, { messageId, delta }) => s.appendReasoning(messageId, delta),
   'settings/changed': (s, status) => s.setModelStatus(status),
+  'settings/display-changed': (s, display) => s.setDisplaySettings(display),
   'approval/requested': (s, request) => s.enqueueApproval(request),
   'approval/resolved': (s, { approvalId }) => s.resolveApproval(approvalId),
   'layers/changed': (s, { layers }) => {

@@ -5,7 +5,15 @@
  */
 const CORE_METHODS = ['app/info', 'project/get', 'chat/send', 'run/stop', 'tools/decide', 'entries/trigger'] as const;
 /** Model settings and connection tests (settingsContract.ts). */
-const SETTINGS_METHODS = ['settings/get', 'settings/save', 'settings/test-connection', 'settings/list-models'] as const;
+const SETTINGS_METHODS = [
+  'settings/get',
+  'settings/save',
+  'settings/test-connection',
+  'settings/list-models',
+  // Display settings: the online basemap (settingsDisplay.ts).
+  'settings/get-display',
+  'settings/set-display',
+] as const;
 /** Conversation list, switching, renaming (conversationContract.ts). */
 const CONVERSATION_METHODS = [
   'conversations/list',
@@ -40,7 +48,7 @@ const CORE_EVENTS = [
   'layers/changed',
   'map/fit-requested',
 ] as const;
-const SETTINGS_EVENTS = ['assistant/reasoning-delta', 'settings/changed'] as const;
+const SETTINGS_EVENTS = ['assistant/reasoning-delta', 'settings/changed', 'settings/display-changed'] as const;
 const CONVERSATION_EVENTS = ['conversations/changed', 'conversations/opened'] as const;
 const TOOL_LAYER_EVENTS = ['policy/changed', 'undo/changed', 'tool/progress', 'renderer/query-requested'] as const;
 

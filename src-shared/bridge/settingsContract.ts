@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MIN_THINKING_BUDGET, MODEL_PROVIDER_IDS } from '../domain/modelPresets.js';
+import { DisplaySettings } from '../domain/settingsDisplay.js';
 
 /**
  * Model settings and the connection test. Trust: the renderer may name an endpoint URL
@@ -72,6 +73,9 @@ export const settingsMethods = {
     params: z.object({ provider: Provider, wire: Wire, url: Url, apiKey: z.string().trim().min(1).max(1000).optional() }),
     result: z.object({ models: z.array(z.string()), error: z.string().nullable() }),
   },
+  /** Display settings (the online basemap, off by default); app-wide, applied at once. */
+  'settings/get-display': { params: z.object({}), result: DisplaySettings },
+  'settings/set-display': { params: DisplaySettings.partial(), result: DisplaySettings },
 } satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
 
 export const settingsEvents = {
@@ -79,4 +83,6 @@ export const settingsEvents = {
   'assistant/reasoning-delta': z.object({ messageId: z.string(), delta: z.string() }),
   /** The model settings changed (saved here or elsewhere): the status bar follows. */
   'settings/changed': ModelStatus,
+  /** The display settings changed: the map switches its basemap. */
+  'settings/display-changed': DisplaySettings,
 } satisfies Record<string, z.ZodType>;

@@ -70,6 +70,11 @@ export const ApprovalRequest = z.object({
   preview: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).optional(),
   /** Origins the call will connect to (a network call): the egress gate opens them only while it runs. */
   network: z.array(z.string()).optional(),
+  /**
+   * How long a yes to `network` lasts: this call only; the tool version (a plugin's declared
+   * endpoint, when "Allow" is ticked); or the project (a map source's origin).
+   */
+  networkKept: z.enum(['call', 'tool_version', 'project']).optional(),
   /** Why this GUI action asks: a path or SQL text came from the renderer. */
   fromInterface: z.boolean().optional(),
 });

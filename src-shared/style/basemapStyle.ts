@@ -111,3 +111,17 @@ export function buildBasemapStyle(assetUrl: (file: string) => string): StyleSpec
     ],
   };
 }
+
+/** The online basemap's raster source and layer (Settings → online basemap; off by default). */
+export const ONLINE_BASEMAP_ID = 'basemap-online';
+
+/** The offline layers the online basemap covers (hidden while it is shown; the background stays). */
+export const OFFLINE_BASEMAP_LAYER_IDS = BASEMAP_LAYER_IDS.filter((id) => id !== 'basemap-background');
+
+/**
+ * The online basemap as a MapLibre raster source: `tileUrl` is the host's data route for
+ * `tiles/basemap-online/{z}/{x}/{y}.png`, so tiles come through main, never from the page directly.
+ */
+export function onlineBasemapSource(tileUrl: string, attribution: string, maxZoom: number) {
+  return { type: 'raster' as const, tiles: [tileUrl], tileSize: 256, maxzoom: maxZoom, attribution };
+}

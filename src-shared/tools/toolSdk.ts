@@ -96,6 +96,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, H extends Handl
    * from arguments: the person may approve them once for this tool version (a remembered grant).
    */
   origins?: readonly string[];
+  /**
+   * An approved call records the network origins its arguments name for this project (a map
+   * source): the dialog says the approval is kept, not "never remembered".
+   */
+  remembersOrigins?: boolean;
   caller?: CallerPolicy;
   /**
    * true: the GUI may run this tool as the person (`entries/trigger`). The renderer is trusted

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/**
+ * The person's display settings (app-wide, not per project), kept in the app settings file.
+ * The offline basemap is the default; an online basemap is a choice the person makes here.
+ */
+export const DisplaySettings = z.object({
+  /** Draw OpenStreetMap's raster tiles under the layers instead of the offline Natural Earth map. */
+  onlineBasemap: z.boolean(),
+});
+export type DisplaySettings = z.infer<typeof DisplaySettings>;
+
+export const DEFAULT_DISPLAY_SETTINGS: DisplaySettings = { onlineBasemap: false };
+
+/**
+ * The one online basemap: OpenStreetMap's standard tiles. The renderer never fetches them
+ * itself (its CSP allows only the app's own origin): it asks main's data route
+ * `tiles/basemap-online/Z/X/Y.png`, which fetches this template — and nothing else — while the
+ * setting is on, through the SSRF guard, with a User-Agent naming the app as the OSM tile
+ * usage policy asks.
+ */
+export const ONLINE_BASEMAP = {
+  template: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+  attribution: '© <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+  maxZoom: 19,
+  /** The data route's prefix (under the host's data base URL; `tiles/` is a prefix both hosts pass to main). */
+  route: 'tiles/basemap-online',
+} as const;
