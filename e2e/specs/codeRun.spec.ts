@@ -63,6 +63,8 @@ describe('code.run_js in Chromium: highlighted approval, output layer, Stop', { 
     await app.approvePending();
     const card = await app.waitForToolCard('code_run_js', 'ok', 60_000);
     assert.ok(card.length > 0);
+    const highlighted = page.locator('.tool-card .code-view[data-language="javascript"]').last();
+    assert.ok((await highlighted.locator('.hljs-keyword').count()) > 0, 'the tool card shows the code highlighted, not as a JSON string');
     await app.waitForLayer('big_counties');
     await app.waitForMessage('assistant', /buffered counties are on the map/);
     await app.waitForMapIdle();

@@ -159,6 +159,7 @@ export function hardened(args: readonly string[], argc: number): string[] {
     out.push(...args.slice(i, i + 1 + arity));
     i += 1 + arity;
   }
+  // The base sandbox drops every capability already (bwrapSandbox.ts); kept here so this holds on its own.
   out.push('--cap-drop', 'ALL', ...args.slice(sepAt));
   return out;
 }
@@ -178,6 +179,7 @@ const BWRAP_ARITY: Record<string, number> = {
   '--unshare-net': 0,
   '--die-with-parent': 0,
   '--new-session': 0,
+  '--cap-drop': 1,
 };
 const MOUNT_OPS = new Set(['--ro-bind', '--bind', '--dev-bind', '--tmpfs', '--dir']);
 

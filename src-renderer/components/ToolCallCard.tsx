@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import type { ChatMessage } from '../../src-shared/domain/chat.js';
 import { prettyJson } from '../lib/jsonTokens.js';
 import { formatDuration } from './format.js';
+import { CodeView } from './CodeView.js';
 import { JsonView } from './JsonView.js';
 import { ToolCardProgress } from './ToolCardProgress.js';
 
@@ -16,6 +17,7 @@ export function ToolCallCard({ tool }: { tool: ToolInfo }) {
   // Once per arguments, not at every status change of the card (nor every re-render of the chat).
   const argLines = useMemo(() => prettyJson(tool.args).split('\n').length, [tool.args]);
   const error = tool.result && !tool.result.ok ? tool.result.error : null;
+  const code = useMemo(() => codeArgs(tool), [tool]);
   return (
     <div className={`tool-card tool-card--${tool.status}`}>
       <div className="tool-card__head">
@@ -31,7 +33,14 @@ export function ToolCallCard({ tool }: { tool: ToolInfo }) {
       <ToolCardProgress callId={tool.callId} status={tool.status} />
       <details className="tool-card__args" open={argLines <= FOLD_LINES}>
         <summary>Arguments</summary>
-        <JsonView value={tool.args} />
+        {code ? (
+          <>
+            <CodeView code={code.code} language={code.language} />
+            <JsonView value={code.rest} />
+          </>
+        ) : (
+          <JsonView value={tool.args} />
+        )}
       </details>
       {error && (
         <div className="tool-card__error" role="alert">
@@ -41,4 +50,15 @@ export function ToolCallCard({ tool }: { tool: ToolInfo }) {
       )}
     </div>
   );
+}
+
+/** The code runners' languages, by tool id: their `code` argument is shown highlighted, not as a JSON string. */
+const CODE_LANGUAGES: Record<string, string> = { 'code.run_js': 'javascript', 'code.run_python': 'python' };
+
+function codeArgs(tool: ToolInfo): { code: string; language: string; rest: Record<string, unknown> } | null {
+  const language = tool.toolId ? CODE_LANGUAGES[tool.toolId] : undefined;
+  const args = tool.args as Record<string, unknown> | null;
+  if (!language || !args || typeof args !== 'object' || typeof args.code !== 'string') return null;
+  const { code, ...rest } = args;
+  return { code, language, rest };
 }

@@ -62,9 +62,15 @@ async function probe(): Promise<SandboxSupport> {
   });
 }
 
-/** Read-only root, fresh /dev, /proc and /tmp, every namespace unshared (no network). */
+/**
+ * Read-only root, fresh /dev, /proc and /tmp, every namespace unshared (no network), every
+ * capability dropped (bwrap keeps them when started by root, as in CI containers, where root
+ * could otherwise write through read-only binds' parents).
+ */
 function baseArgs(): string[] {
   return [
+    '--cap-drop',
+    'ALL',
     '--ro-bind',
     '/',
     '/',
