@@ -138,6 +138,26 @@ export function createWebTools(deps: WebToolDeps): ToolDefinition[] {
     };
   };
 
+  /** A GET through the guard that answered 2xx (else a failure naming the status and the start of the body). */
+  const getOk = async (url: string, accept: string, budget: { maxBytes: number; timeoutMs: number }, signal: AbortSignal) => {
+    let response;
+    try {
+      response = await guardedFetchStream(
+        url,
+        { headers: { 'User-Agent': USER_AGENT, Accept: accept } },
+        { ...egressFor(url, true), ...budget, signal },
+      );
+    } catch (error) {
+      throw failureOf(error, url, signal);
+    }
+    const contentType = response.headers.get('content-type');
+    if (response.status < 200 || response.status >= 300) {
+      const body = await readAll(response.body, url, signal, 64 * 1024).catch(() => Buffer.alloc(0));
+      throw httpFailure(response.url, response.status, response.statusText, body, contentType);
+    }
+    return { response, contentType };
+  };
+
   /** The endpoint the person configured: MAPWRIGHT_OVERPASS_URL, else the project setting, else the public one. */
   const overpassEndpoint = (): string => {
     const fromEnv = (deps.env ?? process.env)[OVERPASS_ENV]?.trim();
@@ -181,23 +201,12 @@ export function createWebTools(deps: WebToolDeps): ToolDefinition[] {
       return { args, preview: await resolve(args.url) };
     },
     async execute(args, { signal }) {
-      let response;
-      try {
-        response = await guardedFetchStream(
-          args.url,
-          {
-            headers: { 'User-Agent': USER_AGENT, Accept: 'text/html,application/xhtml+xml,application/json;q=0.9,text/*;q=0.8,*/*;q=0.5' },
-          },
-          { ...egressFor(args.url, true), maxBytes: limits.textMaxBytes, timeoutMs: limits.fetchTimeoutMs, signal },
-        );
-      } catch (error) {
-        throw failureOf(error, args.url, signal);
-      }
-      const contentType = response.headers.get('content-type');
-      if (response.status < 200 || response.status >= 300) {
-        const body = await readAll(response.body, args.url, signal, 64 * 1024).catch(() => Buffer.alloc(0));
-        throw httpFailure(response.url, response.status, response.statusText, body, contentType);
-      }
+      const { response, contentType } = await getOk(
+        args.url,
+        'text/html,application/xhtml+xml,application/json;q=0.9,text/*;q=0.8,*/*;q=0.5',
+        { maxBytes: limits.textMaxBytes, timeoutMs: limits.fetchTimeoutMs },
+        signal,
+      );
       const kind = contentKind(contentType, response.url);
       const head = { url: response.url, status: response.status, content_type: mediaType(contentType) || null };
       if (kind === 'gis' || kind === 'other') {
@@ -269,21 +278,12 @@ export function createWebTools(deps: WebToolDeps): ToolDefinition[] {
       return { args, preview: { ...(await resolve(args.url)), 'saved into': deps.outputsDir() } };
     },
     async execute(args, { handles, signal, progress }) {
-      let response;
-      try {
-        response = await guardedFetchStream(
-          args.url,
-          { headers: { 'User-Agent': USER_AGENT, Accept: '*/*' } },
-          { ...egressFor(args.url, true), maxBytes: limits.fileMaxBytes, timeoutMs: limits.downloadTimeoutMs, signal },
-        );
-      } catch (error) {
-        throw failureOf(error, args.url, signal);
-      }
-      const contentType = response.headers.get('content-type');
-      if (response.status < 200 || response.status >= 300) {
-        const body = await readAll(response.body, args.url, signal, 64 * 1024).catch(() => Buffer.alloc(0));
-        throw httpFailure(response.url, response.status, response.statusText, body, contentType);
-      }
+      const { response, contentType } = await getOk(
+        args.url,
+        '*/*',
+        { maxBytes: limits.fileMaxBytes, timeoutMs: limits.downloadTimeoutMs },
+        signal,
+      );
       const dir = deps.outputsDir();
       mkdirSync(dir, { recursive: true });
       const iterator = response.body[Symbol.asyncIterator]();
