@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -252,7 +253,7 @@ export async function runCode(o: CodeRunOptions): Promise<CodeRunResult> {
   ];
   const brokerArgs = [`--max-old-space-size=${BROKER_MEMORY_MB}`, '--no-warnings', broker];
   const host = launch('snippet host', hostArgs, [dirname(snippetHost)], asLimit ? asKb : null);
-  const gdalBroker = launch('GDAL broker', brokerArgs, [dirname(broker), ...sources.map((s) => dirname(s))], null);
+  const gdalBroker = launch('GDAL broker', brokerArgs, [dirname(broker), gdalPackagesDir(), ...sources.map((s) => dirname(s))], null);
   const children = [host, gdalBroker];
 
   const killAll = () => {
@@ -415,4 +416,13 @@ function crashOf(who: string, stderr: string, code: number | null, signal: NodeJ
     kind: 'crashed',
     message: `The ${who} ended unexpectedly (${signal ? `killed by ${signal}` : `exit code ${code}`})${tail ? `:\n${tail}` : '.'}`,
   };
+}
+
+/**
+ * The node_modules folder gdal-async is installed in: the broker imports it from there, so the
+ * sandbox must show it (a checkout under /tmp, as on CI, is otherwise hidden by bwrap's empty /tmp).
+ */
+function gdalPackagesDir(): string {
+  const pkg = createRequire(import.meta.url).resolve('gdal-async/package.json');
+  return dirname(dirname(realpathSync(pkg)));
 }
