@@ -2,6 +2,7 @@ import { selectLayersTopFirst } from '../store/slices/layersSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import { LayerPanelItem } from './LayerPanelItem.js';
 import { UndoButtons } from './UndoButtons.js';
+import { WebSourceAdd } from './WebSourceForm.js';
 
 /** The project's layers, top of the map first. */
 export function LayerPanel() {
@@ -12,8 +13,9 @@ export function LayerPanel() {
         Layers <span className="panel-header__count">{layers.length || ''}</span>
       </header>
       <UndoButtons />
+      <WebSourceAdd />
       {layers.length === 0 ? (
-        <p className="layer-panel__empty">No layers yet. Ask the assistant to load a file.</p>
+        <p className="layer-panel__empty">No layers yet. Ask the assistant to load a file, or add a web source.</p>
       ) : (
         <ul className="layer-panel__list">
           {layers.map((layer, i) => (
