@@ -136,11 +136,14 @@ export class PluginHost {
     const reasons = new Map<string, string[]>();
     // Per namespace, the versions that may run: checked, runnable, probed and self-tested.
     const candidates = new Map<string, PluginEntry[]>();
+    // Versions whose probe or self-tests are running use executors of their own meanwhile.
+    const checking: PluginEntry[] = [];
     for (const entry of entries) {
       const key = `${entry.namespace}@${entry.version}`;
       if (entry.state !== 'available' || !entry.manifest) continue;
       const problem = unrunnableReason(entry.manifest);
       const checked = problem ? [problem] : this.checked(entry);
+      if (checked === null) checking.push(entry);
       if (checked === null || checked.length) {
         reasons.set(key, checked ?? ['its checks are running (connectivity, self-tests)']);
         continue;
@@ -174,7 +177,7 @@ export class PluginHost {
       this.o.registry.setAlternates(namespace, new Map());
     }
     // Executors of versions no longer offered (removed, edited, switched off) are stopped.
-    this.sessions.retain([...resolved.kept.values()].flat());
+    this.sessions.retain([...[...resolved.kept.values()].flat(), ...checking]);
     this.current = next;
     this.infos = entries.map((e) => this.info(e, reasons.get(`${e.namespace}@${e.version}`)));
     this.o.changed(this.infos, this.current);
@@ -230,11 +233,19 @@ export class PluginHost {
     const probed = await (this.o.probe ?? ((e) => this.probe(e)))(entry);
     if (probed.problems.length) return probed;
     if (entry.tests.length === 0) return probed;
+    // Self-tests write to a scratch folder with executors of their own: a module host started
+    // for them may write only there, so it must not serve the project's calls afterwards.
     const scratch = scratchOutputs();
+    const sessions = new PluginSessions({
+      ...this.o.runtime,
+      outputsDir: () => scratch.dir,
+      ...(this.o.tools.egress ? { egress: this.o.tools.egress } : {}),
+    });
     try {
-      const defs = pluginToolDefinitions(entry, { ...this.toolDeps(probed.learnt), outputsDir: () => scratch.dir });
+      const defs = pluginToolDefinitions(entry, { ...this.toolDeps(probed.learnt), sessions, outputsDir: () => scratch.dir });
       return { problems: await runSelfTests(entry.namespace, entry.tests, defs), learnt: probed.learnt };
     } finally {
+      await sessions.close();
       scratch.dispose();
     }
   }

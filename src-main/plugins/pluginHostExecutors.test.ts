@@ -41,6 +41,23 @@ describe('plugin host: mcp and module plugins', () => {
     cpSync(path.join(FIXTURES, 'module-demo'), eager, { recursive: true });
     const yaml = path.join(eager, 'plugin.yaml');
     writeFileSync(yaml, readFileSync(yaml, 'utf8').replace('namespace: module_demo', 'namespace: module_eager\nload: eager'));
+    // The same module with a self-test: its test run must not leave a host that writes only to the scratch folder.
+    const tested = path.join(home, 'plugins', 'module-tested');
+    cpSync(path.join(FIXTURES, 'module-demo'), tested, { recursive: true });
+    const testedYaml = path.join(tested, 'plugin.yaml');
+    writeFileSync(testedYaml, readFileSync(testedYaml, 'utf8').replace('namespace: module_demo', 'namespace: module_tested'));
+    mkdirSync(path.join(tested, 'tests'));
+    writeFileSync(
+      path.join(tested, 'tests', 'count.yaml'),
+      [
+        'name: counts two words',
+        'tool: count_words',
+        'arguments: { text: "two words" }',
+        'expect:',
+        '  ok: true',
+        '  shape: { type: object, properties: { result: { type: object } }, required: [result] }',
+      ].join('\n'),
+    );
     const hostEntry = await buildPluginHost(path.join(root, 'host', 'plugin-host.mjs'));
     plugins = new PluginHost({
       home,
@@ -65,6 +82,17 @@ describe('plugin host: mcp and module plugins', () => {
     await waitFor('the eager module host', () => plugins.started().includes('module_eager@0.1.0'));
     assert.ok(!plugins.started().includes('module_demo@0.1.0'), `started: ${plugins.started().join(', ')}`);
     assert.ok(!plugins.started().includes('mcp_demo@0.1.0'), 'the probe of a lazy MCP plugin closed its server');
+  });
+
+  it('a module plugin that passed its self-test runs the project’s calls with the project’s outputs', async () => {
+    const info = plugins.list().find((p) => p.namespace === 'module_tested')!;
+    assert.deepEqual(info.checks, { state: 'passed', selfTestCases: 1, endpoints: 0 });
+    const out = (await registry
+      .find('module_tested.count_words')!
+      .def.execute({ text: 'a b' }, ctx({ project: { listLayers: () => [] } }) as never)) as {
+      result: unknown;
+    };
+    assert.deepEqual(out.result, { words: 2, layers: [] });
   });
 
   it('an MCP tool that declares no parameters takes the server’s schema; both run through one server', async () => {
