@@ -59,8 +59,9 @@ export function createToolHost(d: ToolHostDeps) {
     policy: () => policy.get(),
     audit: (entry) => store.audit.add(entry),
     snapshot: (info) => {
-      store.snapshots.take(info);
+      const id = store.snapshots.take(info);
       announceUndo();
+      return id;
     },
     privatePaths: d.privatePaths,
     openEgress: (origins) => d.egress.openFor(origins),

@@ -14,10 +14,13 @@ interface LayerRow {
   opacity: number;
   style: string;
   info: string;
+  editing: string | null;
 }
 
 export type NewLayer = Omit<Layer, 'id' | 'order' | 'visible' | 'opacity'> & Partial<Pick<Layer, 'visible' | 'opacity'>>;
 export type LayerPatch = Partial<Pick<Layer, 'name' | 'visible' | 'opacity' | 'style'>>;
+/** What switching a layer to (or within) its working copy changes. */
+export type LayerDataPatch = Pick<Layer, 'source' | 'sublayer' | 'info'> & { editing: Layer['editing'] };
 
 /**
  * The project's layers. Every write is one transaction, so the stack order stays dense
@@ -72,6 +75,17 @@ export class LayerRepo {
     return next;
   }
 
+  /** Points a layer at other data (its working copy, a new revision of it): issue #14. */
+  setData(id: string, patch: LayerDataPatch): Layer {
+    const layer = this.get(id);
+    if (!layer) throw new Error(`No layer with id ${id}`);
+    const next = Layer.parse({ ...layer, ...patch });
+    this.db
+      .prepare('UPDATE layers SET source = ?, sublayer = ?, info = ?, editing = ? WHERE id = ?')
+      .run(next.source, next.sublayer, JSON.stringify(next.info), next.editing ? JSON.stringify(next.editing) : null, id);
+    return next;
+  }
+
   remove(id: string): void {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM layers WHERE id = ?').run(id);
@@ -97,8 +111,8 @@ export class LayerRepo {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM layers').run();
       const insert = this.db.prepare(
-        `INSERT INTO layers (id, name, source, sublayer, kind, ord, visible, opacity, style, info, created_at)
-         VALUES (@id, @name, @source, @sublayer, @kind, @ord, @visible, @opacity, @style, @info, @created_at)`,
+        `INSERT INTO layers (id, name, source, sublayer, kind, ord, visible, opacity, style, info, editing, created_at)
+         VALUES (@id, @name, @source, @sublayer, @kind, @ord, @visible, @opacity, @style, @info, @editing, @created_at)`,
       );
       for (const l of layers) {
         insert.run({
@@ -112,6 +126,7 @@ export class LayerRepo {
           opacity: l.opacity,
           style: JSON.stringify(l.style),
           info: JSON.stringify(l.info),
+          editing: l.editing ? JSON.stringify(l.editing) : null,
           created_at: new Date().toISOString(),
         });
       }
@@ -136,5 +151,6 @@ function toLayer(row: LayerRow): Layer {
     opacity: row.opacity,
     style: JSON.parse(row.style),
     info: JSON.parse(row.info),
+    ...(row.editing ? { editing: JSON.parse(row.editing) } : {}),
   });
 }

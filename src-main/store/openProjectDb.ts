@@ -119,6 +119,22 @@ const MIGRATIONS: string[] = [
      origin TEXT PRIMARY KEY,
      granted_at TEXT NOT NULL
    );`,
+  // 8: editing (issue #14). A layer being edited points at its working copy and remembers its
+  // original (layers.editing, JSON); a snapshot lists the working copies its change edited
+  // (undone through their journals) and holds the annotations as they were.
+  `ALTER TABLE layers ADD COLUMN editing TEXT;
+   ALTER TABLE snapshots ADD COLUMN data_changes TEXT;
+   ALTER TABLE snapshots ADD COLUMN annotations TEXT;
+   CREATE TABLE annotations (
+     id TEXT PRIMARY KEY,
+     kind TEXT NOT NULL CHECK (kind IN ('note', 'arrow', 'highlight')),
+     text TEXT NOT NULL,
+     geometry TEXT NOT NULL,
+     color TEXT NOT NULL,
+     ord INTEGER NOT NULL,
+     created_by TEXT NOT NULL,
+     created_at TEXT NOT NULL
+   );`,
 ];
 
 export type OpenOptions = Pick<SqliteOpenOptions, 'nativeBinding'>;

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { LayerInfo } from '../../src-shared/domain/layer.js';
+import type { ChangeSample } from '../../src-shared/domain/chat.js';
 import type { ApprovalMode } from '../../src-shared/domain/toolLayer.js';
 import type { HandleName, Handles } from '../../src-shared/tools/handles.js';
 import { ToolFailure, toolError, type ToolResult } from '../../src-shared/tools/toolResult.js';
-import type { Caller, CommandDefinition, LoadLayerRequest, ToolDefinition } from '../../src-shared/tools/toolSdk.js';
+import type { Caller, CommandDefinition, LoadLayerRequest, Safety, ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import type { NewAuditEntry } from '../store/auditRepo.js';
 import type { ApprovalBroker } from './approvalBroker.js';
 import { decideApproval, originsGranted } from './approvalPolicy.js';
@@ -55,8 +56,8 @@ export interface DispatchOutcome {
 export interface DispatcherHooks {
   policy(): { mode: ApprovalMode; askForReads: boolean };
   audit(entry: NewAuditEntry): void;
-  /** Called before an approved change runs (undo). */
-  snapshot(info: { runId: string | null; conversationId: string | null; toolId: string; summary: string }): void;
+  /** Called before an approved change runs (undo); returns the snapshot's id, which the tool gets as `changeId`. */
+  snapshot(info: { runId: string | null; conversationId: string | null; toolId: string; summary: string }): number | void;
   /** Loads a produced layer; returns its name in the project. */
   loadProduced(request: LoadLayerRequest): Promise<string>;
   /** The app's own files, which no source parameter may name. */
@@ -105,6 +106,9 @@ interface PreparedCall extends ResolvedCall {
   caps: CallCapabilities;
   summary: string;
   preview?: Preview;
+  sample?: ChangeSample;
+  /** The safety this call asks with: the tool's, or `destructive` when `prepare` raised it. */
+  safety: Safety;
 }
 
 /**
@@ -207,6 +211,8 @@ export class ToolDispatcher {
     if (!early.ok) return this.end(req, tool, parsed, REFUSED_BY_POLICY, early.error);
     let args = parsed;
     let preview: Preview | undefined;
+    let sample: ChangeSample | undefined;
+    let safety: Safety = def.safety;
     if (def.prepare) {
       try {
         const prepared = await def.prepare(args, {
@@ -216,6 +222,8 @@ export class ToolDispatcher {
         });
         args = prepared.args;
         preview = prepared.preview;
+        sample = prepared.sample;
+        if (prepared.escalate === 'destructive') safety = 'destructive';
       } catch (err) {
         return this.end(req, tool, args, REFUSED_BY_SYSTEM, failureOf(def.id, err));
       }
@@ -223,13 +231,22 @@ export class ToolDispatcher {
     // …and again after it when it changed them, since what it returns is what runs.
     const assessed = args === parsed ? early : assessCall(def, args, this.hooks.privatePaths);
     if (!assessed.ok) return this.end(req, tool, args, REFUSED_BY_POLICY, assessed.error);
-    return { tool, args, caps: assessed.caps, summary: safeSummary(tool, args), ...(preview ? { preview } : {}) };
+    return {
+      tool,
+      args,
+      caps: assessed.caps,
+      summary: safeSummary(tool, args),
+      safety,
+      ...(preview ? { preview } : {}),
+      ...(sample ? { sample } : {}),
+    };
   }
 
   /** Policy, then the approval dialog when it asks: the verdict the call runs under, or its refusal. */
   private async approve(req: DispatchRequest, call: PreparedCall): Promise<Staged<Verdict>> {
-    const { tool, args, caps, summary, preview } = call;
-    const { def } = tool;
+    const { tool, args, caps, summary, preview, sample } = call;
+    // A call `prepare` raised to destructive asks as one: always, never remembered.
+    const def = call.safety === tool.def.safety ? tool.def : { ...tool.def, safety: call.safety };
     const { mode, askForReads } = this.hooks.policy();
     const unverifiedGuiInput = req.caller === 'user' && caps.carriesPathOrSql && req.trustedInput !== true;
     // Issue #13: origins remembered for this project are not asked for again (the write policy still applies).
@@ -270,6 +287,7 @@ export class ToolDispatcher {
         summary,
         safety: def.safety,
         args,
+        ...(sample ? { sample } : {}),
         rememberable: policy.rememberable,
         ...(shown ? { preview: shown } : {}),
         // A network question only when there is one: granted origins are not asked about again (#13).
@@ -308,7 +326,10 @@ export class ToolDispatcher {
     if (req.signal.aborted)
       return this.finish(req, tool, args, verdict, toolError('cancelled', 'The run was stopped before this call ran.', false));
 
-    if (def.safety !== 'read') this.hooks.snapshot({ runId: req.runId, conversationId: req.conversationId, toolId: def.id, summary });
+    const changeId =
+      def.safety !== 'read'
+        ? (this.hooks.snapshot({ runId: req.runId, conversationId: req.conversationId, toolId: def.id, summary }) ?? null)
+        : null;
     if (def.oncePerSession) this.usedOnce.add(def.id);
     const release = await this.limitFor(def).acquire();
     req.onStatus?.('running');
@@ -328,6 +349,7 @@ export class ToolDispatcher {
         caller: req.caller,
         signal,
         progress: (f, m) => req.onProgress?.(clamp01(f), m),
+        changeId,
       });
       loadedLayers = await this.loadProduced(data);
       result = { ok: true, data };

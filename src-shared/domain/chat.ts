@@ -52,6 +52,24 @@ export const ChatMessage = z.object({
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
+/**
+ * Rows before and after an edit, for the approval dialog (issue #14): a few of the rows the
+ * call touches, as they are and as they will be. `after` null: the row is deleted.
+ */
+export const ChangeSample = z.object({
+  columns: z.array(z.string()),
+  rows: z.array(
+    z.object({
+      fid: z.number().nullable(),
+      before: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).nullable(),
+      after: z.array(z.union([z.string(), z.number(), z.boolean(), z.null()])).nullable(),
+    }),
+  ),
+  /** How many rows the call touches in all (the sample shows the first few). */
+  total: z.number().int(),
+});
+export type ChangeSample = z.infer<typeof ChangeSample>;
+
 export const ApprovalRequest = z.object({
   id: z.string(),
   callId: z.string(),
@@ -77,6 +95,8 @@ export const ApprovalRequest = z.object({
   networkKept: z.enum(['call', 'tool_version', 'project']).optional(),
   /** Why this GUI action asks: a path or SQL text came from the renderer. */
   fromInterface: z.boolean().optional(),
+  /** An edit's rows before/after (issue #14). */
+  sample: ChangeSample.optional(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 

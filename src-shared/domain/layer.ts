@@ -47,6 +47,19 @@ export const LayerInfo = z.object({
 });
 export type LayerInfo = z.infer<typeof LayerInfo>;
 
+/**
+ * A layer being edited (issue #14): its `source` is a working copy in the project's outputs
+ * (a GeoPackage made at the first edit), and this remembers the file it was copied from, which
+ * is never modified. `revision` grows with every change to the copy's data (edits and their
+ * undo), so the map and the table fetch the data again.
+ */
+export const LayerEditing = z.object({
+  originalSource: z.string(),
+  originalSublayer: z.string().nullable(),
+  revision: z.number().int().min(0),
+});
+export type LayerEditing = z.infer<typeof LayerEditing>;
+
 export const Layer = z.object({
   id: z.string(),
   name: z.string(),
@@ -60,5 +73,7 @@ export const Layer = z.object({
   opacity: z.number().min(0).max(1),
   style: LayerStyle,
   info: LayerInfo,
+  /** Set while the layer shows its working copy; absent for a layer read from its own file. */
+  editing: LayerEditing.optional(),
 });
 export type Layer = z.infer<typeof Layer>;

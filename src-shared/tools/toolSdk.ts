@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ChangeSample } from '../domain/chat.js';
 import type { LayerInfo } from '../domain/layer.js';
 import type { HandleName, Handles } from './handles.js';
 
@@ -47,6 +48,11 @@ export interface ToolContext<H extends HandleName> {
   signal: AbortSignal;
   /** Shown as a progress bar on the tool card and in the status bar. */
   progress(fraction: number, message: string): void;
+  /**
+   * The undo snapshot taken before this approved change (null for a read): an edit journals
+   * its data changes under this id so undo can revert them (issue #14).
+   */
+  changeId?: number | null;
 }
 
 /** What `prepare` may change: the arguments that will run and what the dialog previews. */
@@ -54,6 +60,13 @@ export interface Prepared<A> {
   args: A;
   /** A few facts about the effect for the approval dialog: which layer, how many features, CRS, output path. */
   preview?: Record<string, string | number | boolean | null>;
+  /** Rows before/after, for an edit's dialog. */
+  sample?: ChangeSample;
+  /**
+   * This call is riskier than the tool's declared safety (deleting many features): it asks as
+   * `destructive` — always, never remembered. A call can only be raised, never lowered.
+   */
+  escalate?: 'destructive';
 }
 
 /**
