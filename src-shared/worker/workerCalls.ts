@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { DISPLAY_CALLS } from './displayCalls.js';
+import { EDIT_CALLS } from './editCalls.js';
 import { INSPECT_CALLS } from './inspectCalls.js';
 import { LAYER_CALLS } from './layerCalls.js';
 import { PROCESSING_CALLS } from './processingCalls.js';
@@ -17,6 +18,7 @@ export const WORKER_CALLS = {
   ...STYLE_CALLS,
   ...DISPLAY_CALLS,
   ...PROCESSING_CALLS,
+  ...EDIT_CALLS,
 };
 
 export type WorkerCallName = keyof typeof WORKER_CALLS;

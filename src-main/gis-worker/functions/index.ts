@@ -1,5 +1,6 @@
 import type { WorkerCallName } from '../../../src-shared/worker/workerCalls.js';
 import { DISPLAY_FUNCTIONS, TABLE_FUNCTIONS } from './displayFunctions.js';
+import { EDIT_FUNCTIONS } from './editFunctions.js';
 import { INSPECT_FUNCTIONS } from './inspectFunctions.js';
 import { LAYERS_FUNCTIONS } from './layersFunctions.js';
 import { PROCESSING_FUNCTIONS } from './processingFunctions.js';
@@ -17,4 +18,5 @@ export const WORKER_FUNCTIONS: { [F in WorkerCallName]: WorkerFunction<F> } = {
   ...DISPLAY_FUNCTIONS,
   ...TABLE_FUNCTIONS,
   ...PROCESSING_FUNCTIONS,
+  ...EDIT_FUNCTIONS,
 };
