@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../src-shared/tools/toolSdk.js';
+import { annotationTools } from './annotations/index.js';
 import { inspectTools } from './inspect/index.js';
 import { layerTools } from './layers/index.js';
 import { mapTools } from './map/index.js';
@@ -6,4 +7,4 @@ import { processingTools } from './processing/index.js';
 import { styleTools } from './style/index.js';
 
 /** Every built-in tool. A new domain adds its folder and its list here; orchestration stays untouched. */
-export const builtInTools: readonly ToolDefinition[] = [...inspectTools, ...layerTools, ...styleTools, ...mapTools, ...processingTools];
+export const builtInTools: readonly ToolDefinition[] = [...inspectTools, ...layerTools, ...styleTools, ...mapTools, ...processingTools, ...annotationTools];

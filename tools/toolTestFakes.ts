@@ -1,3 +1,4 @@
+import type { Annotation } from '../src-shared/domain/annotation.js';
 import type { Layer, LayerInfo, LayerKind } from '../src-shared/domain/layer.js';
 import { defaultRasterStyle, defaultVectorStyle } from '../src-shared/style/styleModel.js';
 import { freeLayerName, type ProjectHandle } from '../src-shared/tools/handles.js';
@@ -79,5 +80,29 @@ export function fakeProject(layers: readonly Layer[]): ProjectHandle {
     updateLayer: notHere('update layers'),
     moveLayer: notHere('move layers'),
     outputPath: (name: string, ext: string) => `/outputs/${name}.${ext}`,
+    ...memoryAnnotations(),
+  };
+}
+
+/** The annotation methods of a project handle over an in-memory list (no kind checks: the store does those). */
+export function memoryAnnotations(): Pick<ProjectHandle, 'listAnnotations' | 'addAnnotation' | 'moveAnnotation' | 'removeAnnotation'> {
+  let list: Annotation[] = [];
+  const find = (id: string) => {
+    const found = list.find((a) => a.id === id);
+    if (!found) throw new Error(`No annotation with id ${id}`);
+    return found;
+  };
+  return {
+    listAnnotations: () => list,
+    addAnnotation: (input) => {
+      const added: Annotation = { ...input, id: `note-${list.length + 1}`, order: list.length, createdAt: 'now' };
+      list.push(added);
+      return added;
+    },
+    moveAnnotation: (id, geometry) => Object.assign(find(id), { geometry }),
+    removeAnnotation: (id) => {
+      find(id);
+      list = list.filter((a) => a.id !== id);
+    },
   };
 }

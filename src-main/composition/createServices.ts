@@ -179,6 +179,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     ...models.handlers,
     ...createAttributeHandlers(store, worker, egress),
     'plugins/list': async () => ({ plugins: plugins.list() }),
+    'annotations/list': async () => ({ annotations: store.annotations.list() }),
     'plugins/set-enabled': async ({ namespace, enabled }) => {
       if (!plugins.list().some((p) => p.namespace === namespace)) throw new Error(`No plugin '${namespace}' is installed`);
       pluginChoices.setEnabled(namespace, enabled);

@@ -92,7 +92,11 @@ export function createToolHost(d: ToolHostDeps) {
       policy,
       runIsLive: d.runIsLive,
       send: d.send,
-      layersChanged: () => emit('layers/changed', { layers: store.layers.list() }),
+      // Undo and Revert restore the annotations with the layers (snapshotRepo.ts): both are re-sent.
+      layersChanged: () => {
+        emit('layers/changed', { layers: store.layers.list() });
+        emit('annotations/changed', { annotations: store.annotations.list() });
+      },
       undoChanged: announceUndo,
       note: (text) =>
         emit(

@@ -26,6 +26,13 @@ const TYPES: Record<string, string> = {
   '.pbf': 'application/x-protobuf',
 };
 
+/** The paths the data routes answer (tested in dataRoutes.test.ts); the serving code below uses them. */
+export const DATA_ROUTES = {
+  geojson: /^data\/layers\/([\w-]+)(?:\.r\d+)?\.geojson$/,
+  labelPoints: /^data\/layers\/([\w-]+)\/labels-[0-9a-z]+\.geojson$/,
+  vectorTile: /^tiles\/([\w-]+)\/v-[0-9a-z]+\/(\d+)\/(\d+)\/(\d+)\.pbf$/,
+} as const;
+
 /**
  * The data routes, shared by the web host (HTTP) and Electron (the `mapwright:` protocol):
  * `data/layers/ID.geojson`, `tiles/ID/Z/X/Y.png` and `assets/…`. Only ids of layers in
@@ -46,7 +53,9 @@ export function createDataRoutes(
   const displaying = layerReader(egress);
   return async function serveData(path: string, request: DataRequest = {}): Promise<DataResponse> {
     try {
-      let m = /^data\/layers\/([\w-]+)\.geojson$/.exec(path);
+      // An edited layer's path names its data revision (`ID.r3.geojson`): it only busts caches,
+      // the layer's current source (its working copy) is read.
+      let m = DATA_ROUTES.geojson.exec(path);
       if (m) {
         const layer = store.layers.get(m[1]!);
         if (!layer || layer.kind !== 'vector') return notFound(path);
@@ -54,8 +63,9 @@ export function createDataRoutes(
         const body = await displaying(layer, () => worker.call('display.geojson', { source }));
         return { status: 200, contentType: 'application/geo+json', body };
       }
-      // Polygon label points (src-shared/style/compileLabels.ts): the fields come from the saved style.
-      m = /^data\/layers\/([\w-]+)\/labels-[0-9a-z]+\.geojson$/.exec(path);
+      // Polygon label points (src-shared/style/compileLabels.ts): the fields come from the saved style;
+      // the `labels-HASH` segment (fields' hash, then an edited layer's revision) only busts caches.
+      m = DATA_ROUTES.labelPoints.exec(path);
       if (m) {
         const layer = store.layers.get(m[1]!);
         if (!layer || layer.kind !== 'vector' || !isLabelledStyle(layer.style)) return notFound(path);
@@ -65,8 +75,9 @@ export function createDataRoutes(
         return { status: 200, contentType: 'application/geo+json', body };
       }
       // Vector tiles of a large layer (src-shared/style/vectorTiles.ts). The `v-HASH/` segment
-      // (the hash of the fields the style reads) only busts caches; the current style's fields travel.
-      m = /^tiles\/([\w-]+)\/v-[0-9a-z]+\/(\d+)\/(\d+)\/(\d+)\.pbf$/.exec(path);
+      // (the hash of the fields the style reads, then an edited layer's `rN` data revision) only
+      // busts caches; the current style's fields travel, from the current source.
+      m = DATA_ROUTES.vectorTile.exec(path);
       if (m) {
         const layer = store.layers.get(m[1]!);
         if (!layer || layer.kind !== 'vector') return notFound(path);
@@ -74,7 +85,8 @@ export function createDataRoutes(
         const [z, x, y] = [+m[2]!, +m[3]!, +m[4]!];
         const fields = tileFields(layer.style);
         const render = () => displaying(layer, () => worker.call('display.vector_tile', { source, z, x, y, fields }));
-        return await vectorTileResponse({ source: layer.source, fields, z, x, y }, request, tiles, render);
+        const revision = layer.editing?.revision ?? null;
+        return await vectorTileResponse({ source: layer.source, revision, fields, z, x, y }, request, tiles, render);
       }
       // The online basemap (Settings; off by default): fetched by main, never by the page.
       m = /^tiles\/basemap-online\/(\d+)\/(\d+)\/(\d+)\.png$/.exec(path);

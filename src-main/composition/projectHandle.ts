@@ -6,12 +6,17 @@ import { join } from 'node:path';
 import { outputsDirOf, type ProjectStore } from '../store/projectStore.js';
 
 /**
- * The `project` handle tools receive: the store's layers, announcing every change. Every layer
+ * The `project` handle tools receive: the store's layers and annotations, announcing every change. Every layer
  * a tool or a produced payload adds comes through `addLayer`, which makes its name unique and
  * gives it the default style of its kind unless one is given.
  */
 export function createProjectHandle(store: ProjectStore, emit: Emit): ProjectHandle {
   const changed = () => emit('layers/changed', { layers: store.layers.list() });
+  const annotationsChanged = () => emit('annotations/changed', { annotations: store.annotations.list() });
+  const announced = <T>(value: T): T => {
+    annotationsChanged();
+    return value;
+  };
   return {
     listLayers: () => store.layers.list(),
     getLayer: (idOrName) => store.layers.get(idOrName) ?? store.layers.list().find((l) => l.name === idOrName),
@@ -40,6 +45,10 @@ export function createProjectHandle(store: ProjectStore, emit: Emit): ProjectHan
       changed();
       return layers;
     },
+    listAnnotations: () => store.annotations.list(),
+    addAnnotation: (input) => announced(store.annotations.add(input)),
+    moveAnnotation: (id, geometry) => announced(store.annotations.updateGeometry(id, geometry)),
+    removeAnnotation: (id) => announced(store.annotations.remove(id)),
     outputPath: (baseName, extension) => {
       const dir = outputsDirOf(store.info.path);
       mkdirSync(dir, { recursive: true });

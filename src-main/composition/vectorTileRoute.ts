@@ -10,6 +10,12 @@ type VectorTileReply = CallResult<'display.vector_tile'>;
 
 export interface VectorTileQuery {
   source: string;
+  /**
+   * An edited layer's data revision (null for a layer read from its own file). Part of the key:
+   * an edit may leave the working copy's size and mtime as they were (a value changed in place
+   * within one clock tick), and the tile must still be made again.
+   */
+  revision: number | null;
   /** The fields the style reads (they travel in the tile, so they are part of its key). */
   fields: readonly string[];
   z: number;
@@ -44,10 +50,10 @@ export async function vectorTileResponse(
     return { status: 200, contentType: PBF, body: pbf, headers: { 'Cache-Control': 'no-store', 'X-Mapwright-Tile': stats() } };
   }
   const fields = styleHash([...q.fields]);
-  const etag = weakETag('vector-tile', identity, fields);
+  const etag = weakETag('vector-tile', identity, fields, String(q.revision ?? ''));
   if (etagMatches(request.ifNoneMatch, etag))
     return { status: 304, contentType: PBF, body: '', headers: { ETag: etag, 'Cache-Control': REVALIDATE } };
-  const pbf = cache ? await cache.cached(['vector-tile', identity, fields, q.z, q.x, q.y], produce) : await produce();
+  const pbf = cache ? await cache.cached(['vector-tile', identity, fields, q.revision, q.z, q.x, q.y], produce) : await produce();
   return {
     status: 200,
     contentType: PBF,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
+import { AnnotationRepo } from './annotationRepo.js';
 import { AuditRepo } from './auditRepo.js';
 import { ConversationRepo } from './conversationRepo.js';
 import { SettingsRepo } from './settingsRepo.js';
@@ -36,6 +37,8 @@ export class ProjectStore {
   readonly pluginChoices: PluginChoicesRepo;
   /** Network origins approved for this project's map sources (networkOriginRepo.ts). */
   readonly networkOrigins: NetworkOriginRepo;
+  /** Notes, arrows and highlights over the map (issue #14), saved with every undo snapshot. */
+  readonly annotations: AnnotationRepo;
   readonly info: ProjectInfo;
   /** The conversation new messages go to; its row is written with its first message. */
   conversationId: string;
@@ -52,6 +55,8 @@ export class ProjectStore {
     this.pluginPins = new PluginPinRepo(db);
     this.pluginChoices = new PluginChoicesRepo(db);
     this.networkOrigins = new NetworkOriginRepo(db);
+    this.annotations = new AnnotationRepo(db);
+    this.snapshots.attachAnnotations(this.annotations);
     let row = db.prepare('SELECT id, name FROM project LIMIT 1').get() as { id: string; name: string } | undefined;
     if (!row) {
       row = { id: randomUUID(), name: 'Untitled project' };

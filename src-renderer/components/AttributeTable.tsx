@@ -10,7 +10,9 @@ import { useAppStore } from '../store/useAppStore.js';
 import { rowClickOutcome } from '../table/rowClick.js';
 import { countText, nextSort } from '../table/tableFormat.js';
 import { useColumnWidths } from '../table/useColumnWidths.js';
+import { useCellEdit } from '../table/useCellEdit.js';
 import { useRowPages, type RowQuery } from '../table/useRowPages.js';
+import { AttributeCellEditor } from './AttributeCellEditor.js';
 import { AttributeTableHeader } from './AttributeTableHeader.js';
 import { AttributeTableRows, type RevealRequest } from './AttributeTableRows.js';
 import { AttributeTableToolbar } from './AttributeTableToolbar.js';
@@ -47,7 +49,9 @@ function useRevealMapSelection(layerId: string, indexOfFid: (fid: number) => num
 
 function AttributeTablePanel({ layer }: { layer: Layer }) {
   const bridge = useBridge();
-  const pages = useRowPages(layer.id);
+  // The data's identity: an edit or its undo changes the revision (or the source), and the rows are read again.
+  const pages = useRowPages(layer.id, `${layer.source}\n${layer.editing?.revision ?? ''}`);
+  const cellEdit = useCellEdit(layer.id, pages.fields);
   const { widths, totalWidth, resize } = useColumnWidths(pages.fields);
   const [scrollLeft, setScrollLeft] = useState(0);
   const [resetKey, setResetKey] = useState(0);
@@ -112,6 +116,14 @@ function AttributeTablePanel({ layer }: { layer: Layer }) {
         onClearSelection={() => selectionStore.getState().clear()}
         onClose={close}
       />
+      {cellEdit.error && (
+        <div className="attribute-table__error" role="alert" data-testid="attribute-cell-error">
+          Could not change the value: {cellEdit.error}{' '}
+          <button type="button" className="btn btn--small" onClick={cellEdit.dismissError}>
+            Dismiss
+          </button>
+        </div>
+      )}
       {pages.error && (
         <div className="attribute-table__error" role="alert">
           Could not read the rows: {pages.error}
@@ -137,6 +149,16 @@ function AttributeTablePanel({ layer }: { layer: Layer }) {
           resetKey={resetKey}
           onRowClick={onRowClick}
           onScrollLeft={setScrollLeft}
+          editing={cellEdit.target}
+          onCellDoubleClick={cellEdit.begin}
+          renderEditor={(value) => (
+            <AttributeCellEditor
+              value={value}
+              busy={cellEdit.busy}
+              onCommit={(text) => void cellEdit.commit(text)}
+              onCancel={cellEdit.cancel}
+            />
+          )}
         />
         {pages.total === 0 && <p className="attribute-table__empty">{filtered ? 'No rows match the filter.' : 'The layer has no rows.'}</p>}
       </div>

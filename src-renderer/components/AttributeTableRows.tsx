@@ -1,5 +1,6 @@
-import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent } from 'react';
-import type { AttributeRow } from '../../src-shared/bridge/attributeContract.js';
+import { useEffect, useLayoutEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react';
+import type { AttributeRow, CellValue } from '../../src-shared/bridge/attributeContract.js';
+import type { CellTarget } from '../table/useCellEdit.js';
 import { cellText, isNumericType, type Field } from '../table/tableFormat.js';
 import type { RowPages } from '../table/useRowPages.js';
 import { scrollHeightFor, scrollPerRow, scrollTopToReveal, visibleRows } from '../table/virtualScroll.js';
@@ -26,6 +27,11 @@ interface Props {
   resetKey: number;
   onRowClick(event: MouseEvent, row: AttributeRow, index: number): void;
   onScrollLeft(left: number): void;
+  /** The cell whose editor shows, if any. */
+  editing: CellTarget | null;
+  /** A double-click on a cell asks to edit it. */
+  onCellDoubleClick(target: CellTarget): void;
+  renderEditor(value: CellValue | undefined): ReactNode;
 }
 
 /**
@@ -34,7 +40,20 @@ interface Props {
  * limit, see table/virtualScroll.ts). The scroll container states `data-row-count` and
  * `data-scroll-per-row`: `scrollTop = index × scrollPerRow` puts row `index` at the top.
  */
-export function AttributeTableRows({ pages, fields, widths, totalWidth, selected, reveal, resetKey, onRowClick, onScrollLeft }: Props) {
+export function AttributeTableRows({
+  pages,
+  fields,
+  widths,
+  totalWidth,
+  selected,
+  reveal,
+  resetKey,
+  onRowClick,
+  onScrollLeft,
+  editing,
+  onCellDoubleClick,
+  renderEditor,
+}: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewportHeight, setViewportHeight] = useState(0);
@@ -102,15 +121,18 @@ export function AttributeTableRows({ pages, fields, widths, totalWidth, selected
       >
         {fields.map((field) => {
           const value = row.values[field.name];
+          const isEditing = editing?.fid === row.fid && editing.field === field.name;
           return (
             <div
               key={field.name}
               role="cell"
-              className={`attribute-cell${isNumericType(field.type) ? ' attribute-cell--number' : ''}${value === null ? ' attribute-cell--null' : ''}`}
+              className={`attribute-cell${isNumericType(field.type) ? ' attribute-cell--number' : ''}${value === null ? ' attribute-cell--null' : ''}${isEditing ? ' attribute-cell--editing' : ''}`}
               style={{ width: widths[field.name] }}
               title={cellText(value)}
+              data-field={field.name}
+              onDoubleClick={() => onCellDoubleClick({ fid: row.fid, field: field.name })}
             >
-              {cellText(value)}
+              {isEditing ? renderEditor(value) : cellText(value)}
             </div>
           );
         })}

@@ -3,6 +3,7 @@ import type { Layer } from '../../src-shared/domain/layer.js';
 import { layerSource } from '../../src-shared/domain/source.js';
 import { useEntryTrigger } from '../bridge/useEntryTrigger.js';
 import { attributeTableStore, useAttributeTable } from '../store/attributeTableStore.js';
+import { editSessionStore, useEditSession } from '../store/editSessionStore.js';
 import { LayerKindIcon } from './LayerKindIcon.js';
 import { useDisplayProblems } from '../store/displayProblemsStore.js';
 import { isTiledLayer, tiledLayerNote } from '../../src-shared/style/vectorTiles.js';
@@ -52,6 +53,7 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
   const [draftVisible, setDraftVisible] = useState<boolean | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const tableOpen = useAttributeTable((s) => s.layerId === layer.id);
+  const editTarget = useEditSession((s) => s.layerId === layer.id);
   const problem = useDisplayProblems((s) => s.byLayer[layer.id] ?? null);
   const tiled = isTiledLayer(layer);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
@@ -68,6 +70,22 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
     timer.current = setTimeout(() => {
       void act('layers.set_opacity', { opacity: percent / 100 }).finally(() => setDraftOpacity(null));
     }, OPACITY_SETTLE_MS);
+  }
+
+  /**
+   * Makes this layer the map's editing target (the toolbar appears), or leaves it. A layer not
+   * yet edited gets its working copy first (`edit.start`); its file is never written.
+   */
+  async function onEditToggle() {
+    const session = editSessionStore.getState();
+    if (editTarget) return session.setTarget(null);
+    session.setTarget(layer.id);
+    if (layer.editing) return;
+    setError(null);
+    const message = await trigger('edit.start', { layer: layer.id });
+    if (!message) return;
+    setError(message);
+    if (editSessionStore.getState().layerId === layer.id) session.setTarget(null);
   }
 
   function onVisible(next: boolean) {
@@ -98,6 +116,28 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
         >
           {layer.name}
         </button>
+        {layer.editing && (
+          <span
+            className="layer-item__badge"
+            data-testid="layer-editing-badge"
+            title={`Being edited: the map shows a working copy; ${layer.editing.originalSource} is unchanged`}
+          >
+            editing
+          </span>
+        )}
+        {layer.kind === 'vector' && (
+          <button
+            type="button"
+            className={`icon-btn${editTarget ? ' icon-btn--on' : ''}`}
+            data-testid="layer-edit-toggle"
+            aria-pressed={editTarget}
+            onClick={() => void onEditToggle()}
+            aria-label={`${editTarget ? 'Stop editing' : 'Edit'} ${layer.name} on the map`}
+            title={editTarget ? 'Stop editing on the map' : 'Edit on the map (draw, reshape, delete)'}
+          >
+            ✎
+          </button>
+        )}
         {layer.kind !== 'raster' && (
           <button
             type="button"

@@ -4,6 +4,7 @@ import type { Layer } from '../../src-shared/domain/layer.js';
 import { buildBasemapStyle } from '../../src-shared/style/basemapStyle.js';
 import { fittableBounds, unionExtent } from '../map/bbox.js';
 import { dataUrls } from '../map/dataUrls.js';
+import { useEditDrawing } from '../edit/useEditDrawing.js';
 import { useFitRequests } from '../map/useFitRequests.js';
 import { useLayerSync } from '../map/useLayerSync.js';
 import { useMapSelection } from '../map/useMapSelection.js';
@@ -15,6 +16,7 @@ import { appStore } from '../store/appStore.js';
 import { selectAppInfo } from '../store/slices/appInfoSlice.js';
 import { selectLayers } from '../store/slices/layersSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
+import { EditToolbar } from './EditToolbar.js';
 import { IdentifyPopup } from './IdentifyPopup.js';
 
 type TestHandle = { __mapwright?: { map: MapLibreMap } };
@@ -90,6 +92,8 @@ export function MapView() {
   useLayerSync(map, layers, urls);
   // After the layer sync: a layer change puts project layers on top, the highlight goes back above.
   useSelectionHighlight(map, layers);
+  // The person's editing (issue #14): its sketch is raised last, above the highlight.
+  const editing = useEditDrawing(map, layers);
   useMapSelection(map);
   useDisplayProblemWatch(map);
   useRendererQueries(map);
@@ -99,6 +103,7 @@ export function MapView() {
       <div className="map-container" ref={containerRef} data-testid="map" />
       {!urls && <div className="map-placeholder">Connecting…</div>}
       <IdentifyPopup map={map} />
+      <EditToolbar drawing={editing} />
     </div>
   );
 }

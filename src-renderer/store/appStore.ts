@@ -1,5 +1,6 @@
 import { devtools } from 'zustand/middleware';
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { createAnnotationsSlice } from './slices/annotationsSlice.js';
 import { createAppInfoSlice } from './slices/appInfoSlice.js';
 import { createApprovalsSlice } from './slices/approvalsSlice.js';
 import { createAuditSlice } from './slices/auditSlice.js';
@@ -36,6 +37,7 @@ export function createAppStore(): AppStore {
         ...createSettingsSlice(...a),
         ...createReasoningSlice(...a),
         ...createPluginsSlice(...a),
+        ...createAnnotationsSlice(...a),
       }),
       // Off unless the Redux DevTools extension is there: no console noise in the shipped app.
       { name: 'mapwright', enabled: typeof window !== 'undefined' && '__REDUX_DEVTOOLS_EXTENSION__' in window },

@@ -39,6 +39,7 @@ const eventHandlers: { [E in EventName]: (state: AppState, payload: EventPayload
   // Answered by MapView's useRendererQueries, the map's one owner; nothing to keep here.
   'renderer/query-requested': () => {},
   'plugins/changed': (s, { plugins }) => s.setPlugins(plugins),
+  'annotations/changed': (s, { annotations }) => s.setAnnotations(annotations),
 };
 
 function subscribe<E extends EventName>(bridge: RendererBridge, store: AppStore, name: E): () => void {
@@ -56,6 +57,7 @@ export function syncStoreWithBridge(bridge: RendererBridge, store: AppStore): ()
   async function load(): Promise<void> {
     const mine = ++generation;
     void loadPlugins(mine);
+    void loadAnnotations(mine);
     try {
       const [info, snapshot, policy] = await Promise.all([
         bridge.call('app/info', {}),
@@ -84,6 +86,16 @@ export function syncStoreWithBridge(bridge: RendererBridge, store: AppStore): ()
       if (mine === generation) store.getState().setPlugins(plugins);
     } catch (error) {
       if (mine === generation) store.getState().pluginsFailed(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /** Apart from the project too: annotations are drawn over it, never needed to show it. */
+  async function loadAnnotations(mine: number): Promise<void> {
+    try {
+      const { annotations } = await bridge.call('annotations/list', {});
+      if (mine === generation) store.getState().setAnnotations(annotations);
+    } catch (error) {
+      console.warn('[annotations] could not be loaded:', error);
     }
   }
 

@@ -1,4 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
+import type { AnnotationsSlice } from './slices/annotationsSlice.js';
 import type { AppInfoSlice } from './slices/appInfoSlice.js';
 import type { ApprovalsSlice } from './slices/approvalsSlice.js';
 import type { AuditSlice } from './slices/auditSlice.js';
@@ -28,7 +29,9 @@ export type AppState = AppInfoSlice &
   SettingsSlice &
   ReasoningSlice &
   // The Plugins panel (issue 12).
-  PluginsSlice;
+  PluginsSlice &
+  // The annotation layer (issue 14).
+  AnnotationsSlice;
 
 /** A slice sees the whole state and names every action (`set(…, false, 'chat/appendDelta')`). */
 export type SliceCreator<Slice> = StateCreator<AppState, [['zustand/devtools', never]], [], Slice>;

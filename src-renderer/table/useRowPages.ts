@@ -35,9 +35,11 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
 /**
  * The attribute table's rows of one layer, fetched a page at a time through `layers/rows`
  * into a small cache (PageCache). A new query is tried on its first page before it replaces
- * the old one, so a bad filter leaves the table as it was and reports why.
+ * the old one, so a bad filter leaves the table as it was and reports why. `dataKey` names
+ * the layer's data (its source and edit revision): when it changes, the cached pages are
+ * dropped and the rows read again under the same sort and filter, where the person was.
  */
-export function useRowPages(layerId: string): RowPages {
+export function useRowPages(layerId: string, dataKey = ''): RowPages {
   const bridge = useBridge();
   const [shown, setShown] = useState<Pick<RowPages, 'total' | 'fields' | 'query' | 'unfilteredTotal' | 'error'>>({
     total: null,
@@ -112,6 +114,14 @@ export function useRowPages(layerId: string): RowPages {
   useEffect(() => {
     void apply({ orderBy: null, where: null }).then((error) => error && setShown((s) => ({ ...s, error })));
   }, [apply]);
+
+  // The layer's data changed (an edit, its undo): the same query again, over the new rows.
+  const readKey = useRef(dataKey);
+  useEffect(() => {
+    if (readKey.current === dataKey) return;
+    readKey.current = dataKey;
+    void apply(live.current.query).then((error) => error && setShown((s) => ({ ...s, error })));
+  }, [dataKey, apply]);
 
   const cache = live.current.cache;
   return {

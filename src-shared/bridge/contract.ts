@@ -8,6 +8,7 @@ import { settingsEvents, settingsMethods } from './settingsContract.js';
 import { toolLayerEvents, toolLayerMethods } from './toolLayerContract.js';
 import { attributeMethods } from './attributeContract.js';
 import { pluginEvents, pluginMethods } from './pluginContract.js';
+import { annotationEvents, annotationMethods } from './annotationContract.js';
 
 /**
  * The one contract between the renderer and main (DESIGN §1). Main parses every request
@@ -65,6 +66,7 @@ export const methods = {
   ...toolLayerMethods,
   ...attributeMethods,
   ...pluginMethods,
+  ...annotationMethods,
 } satisfies Record<MethodName, { params: z.ZodType; result: z.ZodType }>;
 
 export const events = {
@@ -79,6 +81,7 @@ export const events = {
   ...conversationEvents,
   ...toolLayerEvents,
   ...pluginEvents,
+  ...annotationEvents,
 } satisfies Record<EventName, z.ZodType>;
 
 export type Methods = typeof methods;

@@ -28,6 +28,8 @@ const TOOL_LAYER_METHODS = ['renderer/answer', 'audit/list', 'policy/get'] as co
 const ATTRIBUTE_METHODS = ['layers/rows', 'layers/features', 'layers/select-ids'] as const;
 /** The Plugins panel (pluginContract.ts). */
 const PLUGIN_METHODS = ['plugins/list', 'plugins/set-enabled', 'plugins/mark-read-only'] as const;
+/** The annotation layer (annotationContract.ts). */
+const ANNOTATION_METHODS = ['annotations/list'] as const;
 
 export const METHOD_NAMES = [
   ...CORE_METHODS,
@@ -36,6 +38,7 @@ export const METHOD_NAMES = [
   ...TOOL_LAYER_METHODS,
   ...ATTRIBUTE_METHODS,
   ...PLUGIN_METHODS,
+  ...ANNOTATION_METHODS,
 ] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];
 
@@ -53,6 +56,14 @@ const CONVERSATION_EVENTS = ['conversations/changed', 'conversations/opened'] as
 const TOOL_LAYER_EVENTS = ['policy/changed', 'undo/changed', 'tool/progress', 'renderer/query-requested'] as const;
 
 const PLUGIN_EVENTS = ['plugins/changed'] as const;
+const ANNOTATION_EVENTS = ['annotations/changed'] as const;
 
-export const EVENT_NAMES = [...CORE_EVENTS, ...SETTINGS_EVENTS, ...CONVERSATION_EVENTS, ...TOOL_LAYER_EVENTS, ...PLUGIN_EVENTS] as const;
+export const EVENT_NAMES = [
+  ...CORE_EVENTS,
+  ...SETTINGS_EVENTS,
+  ...CONVERSATION_EVENTS,
+  ...TOOL_LAYER_EVENTS,
+  ...PLUGIN_EVENTS,
+  ...ANNOTATION_EVENTS,
+] as const;
 export type EventName = (typeof EVENT_NAMES)[number];

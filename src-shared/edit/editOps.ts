@@ -15,7 +15,10 @@ export const FieldName = z
   .string()
   .min(1)
   .max(63)
-  .regex(/^[^"'`\\\u0000-\u001f\u007f[\]]+$/, 'no quotes, brackets, backslashes or control characters')
+  .refine(
+    (n) => !/["'`\\[\]]/.test(n) && ![...n].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127),
+    'no quotes, brackets, backslashes or control characters',
+  )
   .refine((n) => !/^(fid|geom)$/i.test(n) && n.trim() === n, 'not fid or geom, no leading or trailing spaces');
 
 export const FieldType = z.enum(['integer', 'real', 'text', 'date', 'datetime', 'boolean']);

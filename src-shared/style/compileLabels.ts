@@ -1,6 +1,6 @@
 import type { ExpressionSpecification, LayerSpecification, SourceSpecification } from 'maplibre-gl';
 import type { Layer } from '../domain/layer.js';
-import { clampOpacity, geometryKindOf, mapLayerIdFor, styleHash, visibility } from './compileShared.js';
+import { clampOpacity, dataRevision, geometryKindOf, mapLayerIdFor, styleHash, visibility } from './compileShared.js';
 import { LABEL_FONTSTACK } from './glyphs.js';
 import { filterFields, parseFilter } from './ruleFilter.js';
 import { isLabelledStyle, type LabelledStyle, type LabelStyle, type LayerStyle } from './styleModel.js';
@@ -94,10 +94,11 @@ export function tileFields(style: LayerStyle): string[] {
 
 /**
  * Host path of a layer's label points. The fields' hash is part of it, so a change of label
- * text fetches points that carry the new fields. `data/layers/ID/labels-HASH.geojson`.
+ * text fetches points that carry the new fields, and so is an edited layer's data revision
+ * (`r3`), so an edit fetches points of the new data. `data/layers/ID/labels-HASH[rN].geojson`.
  */
-export function labelPointsPath(layerId: string, fields: readonly string[]): string {
-  return `data/layers/${layerId}/labels-${styleHash(fields)}.geojson`;
+export function labelPointsPath(layerId: string, fields: readonly string[], revision = ''): string {
+  return `data/layers/${layerId}/labels-${styleHash(fields)}${revision}.geojson`;
 }
 
 export interface LabelOverlay {
@@ -113,7 +114,7 @@ export function compileLabelPoints(layer: Layer, urls: { data(path: string): str
   const sourceId = `src-${layer.id}-labels`;
   return {
     sourceId,
-    source: { type: 'geojson', data: urls.data(labelPointsPath(layer.id, styleFields(style))) },
+    source: { type: 'geojson', data: urls.data(labelPointsPath(layer.id, styleFields(style), dataRevision(layer))) },
     layers: [labelLayerSpec(layer, sourceId, style.labels, vectorPaintOf(style).filter)],
   };
 }

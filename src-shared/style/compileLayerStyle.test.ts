@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { LayerSpecification, SourceSpecification } from 'maplibre-gl';
 import type { Layer } from '../domain/layer.js';
 import { testLayer } from '../domain/testing/testLayer.js';
-import { compileLayerStyle, geometryKindOf, type CompiledLayerStyle } from './compileLayerStyle.js';
+import { compileLabelPoints, compileLayerStyle, geometryKindOf, type CompiledLayerStyle } from './compileLayerStyle.js';
 import { styleHash } from './compileShared.js';
 import { tileFields } from './compileLabels.js';
 import { defaultRasterStyle, defaultVectorStyle } from './styleModel.js';
@@ -250,5 +250,44 @@ describe('the fields each style needs travel in the tiles', () => {
       ['cat'],
     );
     assert.deepEqual(tileFields({ type: 'heatmap', radius: 10, intensity: 1, weightField: 'w', weightMax: 5, ramp: 'viridis' }), ['w']);
+  });
+});
+
+describe('an edited layer names its data revision in its data URLs', () => {
+  const editing = (revision: number) => ({ originalSource: '/data/rivers.shp', originalSublayer: null, revision });
+  const labelled = {
+    type: 'simple',
+    fill: '#336699',
+    stroke: '#111111',
+    strokeWidth: 1,
+    pointRadius: 4,
+    labels: { text: '{NAME}', size: 12, colour: '#000000', haloColour: '#ffffff', haloWidth: 1, placement: 'point', minZoom: 0 },
+  } as Layer['style'];
+
+  it('GeoJSON: data/layers/ID.rN.geojson, a new URL for every revision; unedited layers keep the plain path', () => {
+    const url = (l: Layer) => (compileLayerStyle(l, urls).source as { data: string }).data;
+    assert.equal(url(vectorLayer('Polygon')), 'http://127.0.0.1:9/data/layers/L1.geojson?token=t');
+    assert.equal(url(vectorLayer('Polygon', { editing: editing(0) })), 'http://127.0.0.1:9/data/layers/L1.r0.geojson?token=t');
+    assert.equal(url(vectorLayer('Polygon', { editing: editing(3) })), 'http://127.0.0.1:9/data/layers/L1.r3.geojson?token=t');
+  });
+
+  it('vector tiles: the revision follows the fields hash in the one cache-busting segment', () => {
+    const tiled = (over: Partial<Layer>) => {
+      const l = vectorLayer('Polygon', over);
+      return { ...l, info: { ...l.info, featureCount: TILED_ABOVE_FEATURES + 1 } };
+    };
+    const tiles = (l: Layer) => (compileLayerStyle(l, urls).source as { tiles: string[] }).tiles[0]!;
+    const hash = styleHash(tileFields(tiled({}).style));
+    assert.equal(tiles(tiled({})), `http://127.0.0.1:9/tiles/L1/v-${hash}/{z}/{x}/{y}.pbf?token=t`);
+    assert.equal(tiles(tiled({ editing: editing(7) })), `http://127.0.0.1:9/tiles/L1/v-${hash}r7/{z}/{x}/{y}.pbf?token=t`);
+    assert.match(tiles(tiled({ editing: editing(7) })), /\/v-[0-9a-z]+\//);
+  });
+
+  it('polygon label points: labels-HASHrN.geojson', () => {
+    const path = (l: Layer) => (compileLabelPoints(l, urls)!.source as { data: string }).data;
+    const plain = path(vectorLayer('Polygon', { style: labelled }));
+    const edited = path(vectorLayer('Polygon', { style: labelled, editing: editing(2) }));
+    assert.match(plain, /\/data\/layers\/L1\/labels-[0-9a-z]+\.geojson\?/);
+    assert.equal(edited, plain.replace('.geojson?', 'r2.geojson?'));
   });
 });

@@ -1,12 +1,12 @@
 import type { LayerSpecification, SourceSpecification } from 'maplibre-gl';
 import type { BBox, Layer } from '../domain/layer.js';
-import { clampOpacity, mapLayerIdFor, sourceIdFor, styleHash, visibility } from './compileShared.js';
+import { clampOpacity, dataRevision, mapLayerIdFor, sourceIdFor, styleHash, visibility } from './compileShared.js';
 import { compileHeatmapLayers, compileVectorLayers } from './compileVector.js';
 import { tileFields } from './compileLabels.js';
 import { isTiledLayer, VECTOR_TILE_LAYER, VECTOR_TILE_MAX_ZOOM } from './vectorTiles.js';
 import { defaultRasterStyle, defaultVectorStyle, isLabelledStyle, isRasterStyle, type RasterStyle } from './styleModel.js';
 
-export { FILL_OPACITY_FACTOR, geometryKindOf, mapLayerIdFor, sourceIdFor, type GeometryKind } from './compileShared.js';
+export { dataRevision, FILL_OPACITY_FACTOR, geometryKindOf, mapLayerIdFor, sourceIdFor, type GeometryKind } from './compileShared.js';
 export { compileLabelPoints } from './compileLabels.js';
 
 /**
@@ -40,7 +40,7 @@ export function compileLayerStyle(layer: Layer, urls: LayerUrls): CompiledLayerS
   const tiled = isTiledLayer(layer);
   const source = tiled
     ? vectorTileSource(layer, urls)
-    : ({ type: 'geojson', data: urls.data(`data/layers/${layer.id}.geojson`) } satisfies SourceSpecification);
+    : ({ type: 'geojson', data: urls.data(geojsonPath(layer)) } satisfies SourceSpecification);
   const vectorStyle = style.type === 'heatmap' ? style : isLabelledStyle(style) ? style : defaultVectorStyle(0);
   const layers =
     vectorStyle.type === 'heatmap' ? compileHeatmapLayers(layer, sourceId, vectorStyle) : compileVectorLayers(layer, sourceId, vectorStyle);
@@ -53,14 +53,24 @@ export function compileLayerStyle(layer: Layer, urls: LayerUrls): CompiledLayerS
 }
 
 /**
+ * A small layer's one GeoJSON document, `data/layers/ID.geojson`; an edited layer's path names
+ * its data revision (`data/layers/ID.r3.geojson`), so an edit or its undo fetches it anew.
+ */
+export function geojsonPath(layer: Layer): string {
+  const revision = dataRevision(layer);
+  return `data/layers/${layer.id}${revision ? `.${revision}` : ''}.geojson`;
+}
+
+/**
  * A large layer's vector tiles (gis-worker/tiles). The hash of the fields its style reads is
- * part of the path: a restyle that needs other fields fetches tiles that carry them.
+ * part of the path: a restyle that needs other fields fetches tiles that carry them, and an
+ * edited layer's data revision follows the hash (`v-HASHr3`), so an edit fetches new tiles.
  */
 function vectorTileSource(layer: Layer, urls: LayerUrls): SourceSpecification {
   const bounds = tileBounds(layer.info.extent4326);
   return {
     type: 'vector',
-    tiles: [urls.data(`tiles/${layer.id}/v-${styleHash(tileFields(layer.style))}/{z}/{x}/{y}.pbf`)],
+    tiles: [urls.data(`tiles/${layer.id}/v-${styleHash(tileFields(layer.style))}${dataRevision(layer)}/{z}/{x}/{y}.pbf`)],
     maxzoom: VECTOR_TILE_MAX_ZOOM,
     ...(bounds ? { bounds } : {}),
   };

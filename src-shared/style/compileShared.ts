@@ -39,6 +39,14 @@ export function geometryKindOf(geometryType: string | null | undefined): Geometr
   return 'mixed'; // Unknown, Mixed, GeometryCollection, None: draw whatever arrives
 }
 
+/**
+ * An edited layer's data revision as a path part (`r3`), or '' for a layer read from its own
+ * file. Data URLs carry it only to bust caches: main always serves the layer's current source.
+ */
+export function dataRevision(layer: Pick<Layer, 'editing'>): string {
+  return layer.editing ? `r${layer.editing.revision}` : '';
+}
+
 export function visibility(layer: Layer): 'visible' | 'none' {
   return layer.visible ? 'visible' : 'none';
 }

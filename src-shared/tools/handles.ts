@@ -1,3 +1,4 @@
+import type { Annotation, AnnotationGeometry } from '../domain/annotation.js';
 import type { BBox, Layer, LayerInfo } from '../domain/layer.js';
 import type { MapSelection } from '../domain/mapSelection.js';
 import type { LayerStyle } from '../style/styleModel.js';
@@ -21,6 +22,11 @@ export interface ProjectHandle {
   moveLayer(id: string, toOrder: number): Layer[];
   /** A new, unused file path in the project's outputs folder (never a source file). */
   outputPath(baseName: string, extension: 'gpkg' | 'tif' | 'png'): string;
+  /** The annotation layer (issue #14); every change is announced to the map. */
+  listAnnotations(): Annotation[];
+  addAnnotation(input: Pick<Annotation, 'kind' | 'text' | 'geometry' | 'color' | 'createdBy'>): Annotation;
+  moveAnnotation(id: string, geometry: AnnotationGeometry): Annotation;
+  removeAnnotation(id: string): void;
 }
 
 /** A layer name not yet taken: SQL and lookups by name need names to be unique. */
