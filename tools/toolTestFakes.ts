@@ -80,7 +80,21 @@ export function fakeProject(layers: readonly Layer[]): ProjectHandle {
     updateLayer: notHere('update layers'),
     moveLayer: notHere('move layers'),
     outputPath: (name: string, ext: string) => `/outputs/${name}.${ext}`,
+    editing: noEditing(),
     ...memoryAnnotations(),
+  };
+}
+
+/** The editing part of a project handle for tests that do not edit: paths only, every change refused. */
+export function noEditing(): ProjectHandle['editing'] {
+  const refuse = (what: string) => () => {
+    throw new Error(`This test does not ${what}`);
+  };
+  return {
+    workingCopyPath: (name: string) => `/outputs/edits/${name}.gpkg`,
+    backupDir: () => '/outputs/backups',
+    startEditing: refuse('start editing'),
+    dataChanged: refuse('record data changes'),
   };
 }
 

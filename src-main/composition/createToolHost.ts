@@ -90,6 +90,9 @@ export function createToolHost(d: ToolHostDeps) {
     buildCommands({
       store,
       policy,
+      undoData: async (source, txs) => {
+        await d.worker.call('edit.undo', { source, txs });
+      },
       runIsLive: d.runIsLive,
       send: d.send,
       // Undo and Revert restore the annotations with the layers (snapshotRepo.ts): both are re-sent.

@@ -4,6 +4,7 @@ import { freeLayerName, type ProjectHandle } from '../../src-shared/tools/handle
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { outputsDirOf, type ProjectStore } from '../store/projectStore.js';
+import { createEditingHandle } from './editingHandle.js';
 
 /**
  * The `project` handle tools receive: the store's layers and annotations, announcing every change. Every layer
@@ -49,6 +50,7 @@ export function createProjectHandle(store: ProjectStore, emit: Emit): ProjectHan
     addAnnotation: (input) => announced(store.annotations.add(input)),
     moveAnnotation: (id, geometry) => announced(store.annotations.updateGeometry(id, geometry)),
     removeAnnotation: (id) => announced(store.annotations.remove(id)),
+    editing: createEditingHandle(store, emit),
     outputPath: (baseName, extension) => {
       const dir = outputsDirOf(store.info.path);
       mkdirSync(dir, { recursive: true });

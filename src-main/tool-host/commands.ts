@@ -4,9 +4,12 @@ import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineCommand, type CommandDefinition } from '../../src-shared/tools/toolSdk.js';
 import type { ProjectStore } from '../store/projectStore.js';
 import type { PolicyStateStore } from './policyState.js';
+import { restoreSnapshot, type UndoData } from './restoreSnapshot.js';
 
 export interface CommandDeps {
   store: ProjectStore;
+  /** Reverts edits in a working copy's journal (issue #14). */
+  undoData: UndoData;
   policy: PolicyStateStore;
   /** Whether a run is live (undo then would pull layers from under the agent). */
   runIsLive(): boolean;
@@ -35,10 +38,10 @@ export function buildCommands(d: CommandDeps): CommandDefinition[] {
       idle();
       const last = d.store.snapshots.latest();
       if (!last) throw new ToolFailure('not_allowed', 'Nothing to undo.', false);
-      d.store.snapshots.restore(last.id);
+      const notes = await restoreSnapshot(d.store, d.undoData, last.id);
       d.layersChanged();
       d.undoChanged();
-      d.note(`Undone: ${last.summary}`);
+      d.note([`Undone: ${last.summary}`, ...notes].join(' '));
       return { undone: last.summary };
     },
   });
@@ -50,10 +53,15 @@ export function buildCommands(d: CommandDeps): CommandDefinition[] {
       idle();
       const snaps = d.store.snapshots.lastRun();
       if (!snaps.length) throw new ToolFailure('not_allowed', 'Nothing to revert.', false);
-      d.store.snapshots.restore(snaps[0]!.id);
+      const notes = await restoreSnapshot(d.store, d.undoData, snaps[0]!.id);
       d.layersChanged();
       d.undoChanged();
-      d.note(`Reverted the last turn (${snaps.length} change${snaps.length === 1 ? '' : 's'}: ${snaps.map((s) => s.summary).join('; ')})`);
+      d.note(
+        [
+          `Reverted the last turn (${snaps.length} change${snaps.length === 1 ? '' : 's'}: ${snaps.map((s) => s.summary).join('; ')})`,
+          ...notes,
+        ].join(' '),
+      );
       return { reverted: snaps.map((s) => s.summary) };
     },
   });

@@ -22,11 +22,28 @@ export interface ProjectHandle {
   moveLayer(id: string, toOrder: number): Layer[];
   /** A new, unused file path in the project's outputs folder (never a source file). */
   outputPath(baseName: string, extension: 'gpkg' | 'tif' | 'png'): string;
+  /** Working copies, backups and the record of data changes (issue #14). */
+  editing: EditingHandle;
   /** The annotation layer (issue #14); every change is announced to the map. */
   listAnnotations(): Annotation[];
   addAnnotation(input: Pick<Annotation, 'kind' | 'text' | 'geometry' | 'color' | 'createdBy'>): Annotation;
   moveAnnotation(id: string, geometry: AnnotationGeometry): Annotation;
   removeAnnotation(id: string): void;
+}
+
+/**
+ * Editing a layer through its working copy (issue #14): where copies and backups go, and the
+ * project's record of them. Every data change is recorded under the call's undo snapshot.
+ */
+export interface EditingHandle {
+  /** A new, unused path for a layer's working copy: `<outputs>/edits/NAME.gpkg`. */
+  workingCopyPath(layerName: string): string;
+  /** Where write-back keeps the originals' backups: `<outputs>/backups`. */
+  backupDir(): string;
+  /** Points the layer at its new working copy, remembering the original it was copied from. */
+  startEditing(layerId: string, copy: { source: string; sublayer: string; info: LayerInfo }): Layer;
+  /** After the working copy changed under undo snapshot `changeId`: its new info, a new revision, the change kept for undo. */
+  dataChanged(layerId: string, info: LayerInfo, changeId: number): Layer;
 }
 
 /** A layer name not yet taken: SQL and lookups by name need names to be unique. */

@@ -18,7 +18,7 @@ import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { createGdalHandle } from '../../src-main/composition/gdalHandle.js';
 import { forkLauncher } from '../../src-main/worker-host/forkLauncher.js';
 import { GisWorkerClient } from '../../src-main/worker-host/GisWorkerClient.js';
-import { memoryAnnotations } from '../toolTestFakes.js';
+import { memoryAnnotations, noEditing } from '../toolTestFakes.js';
 import { styleTools } from './index.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -53,6 +53,7 @@ function memoryProject(): ProjectHandle & { layers: Layer[] } {
     },
     moveLayer: () => layers,
     outputPath: () => '/tmp/x',
+    editing: noEditing(),
     ...memoryAnnotations(),
   };
 }

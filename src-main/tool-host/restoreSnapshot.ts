@@ -1,0 +1,45 @@
+import { formatSource } from '../../src-shared/domain/source.js';
+import { ToolFailure } from '../../src-shared/tools/toolResult.js';
+import { nextRevision } from '../store/layerRevision.js';
+import type { ProjectStore } from '../store/projectStore.js';
+
+/** Reverts the journalled transactions `txs` of one working copy (the GIS worker's `edit.undo`). */
+export type UndoData = (source: string, txs: number[]) => Promise<void>;
+
+/**
+ * Undo and Revert turn (issue #14): first the data — every working copy edited by snapshot `id`
+ * or a later one has those transactions reverted from its journal, newest first — then the
+ * layer list and annotations as they were, and every edited layer gets a new data revision so
+ * the map and the table read the data again. A working copy that is gone from disk is skipped
+ * with a note (nothing is left to revert there); any other failure stops before the layer list
+ * changes, and trying again continues where it stopped, since reverted transactions leave the
+ * journal.
+ */
+export async function restoreSnapshot(store: ProjectStore, undoData: UndoData, id: number): Promise<string[]> {
+  const byCopy = new Map<string, number[]>();
+  for (const snap of store.snapshots.dataChangesFrom(id)) {
+    for (const c of snap.changes) {
+      const key = formatSource({ path: c.source, sublayer: c.table });
+      byCopy.set(key, [...(byCopy.get(key) ?? []), snap.id]);
+    }
+  }
+  const notes: string[] = [];
+  for (const [source, txs] of byCopy) {
+    try {
+      await undoData(source, txs);
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (/does not exist|No such file|not found/i.test(message)) {
+        notes.push(`The working copy ${source} is gone; its edits could not be reverted.`);
+        continue;
+      }
+      throw new ToolFailure('handler_error', `The edits in ${source} could not be undone: ${message}`, true);
+    }
+  }
+  store.snapshots.restore(id);
+  for (const layer of store.layers.list()) {
+    if (layer.editing)
+      store.layers.setData(layer.id, { ...layer, editing: { ...layer.editing, revision: nextRevision(layer.editing.revision) } });
+  }
+  return notes;
+}

@@ -1,0 +1,63 @@
+import type { z } from 'zod';
+import type { Layer } from '../../src-shared/domain/layer.js';
+import { layerSource } from '../../src-shared/domain/source.js';
+import type { EditOp } from '../../src-shared/edit/editOps.js';
+import type { Safety, ToolDefinition } from '../../src-shared/tools/toolSdk.js';
+import { defineTool } from '../../src-shared/tools/toolSdk.js';
+import { applyOp, editableLayer, whereItGoes } from './editSession.js';
+
+/** Deleting more features than this asks as destructive: always, never remembered. */
+export const DESTRUCTIVE_DELETE_ABOVE = 10;
+
+interface EditToolSpec<S extends z.ZodObject<{ layer: z.ZodString }>> {
+  id: `${'edit' | 'fields'}.${string}`;
+  title: string;
+  description: string;
+  input: S;
+  safety?: Safety;
+  summary(args: z.output<S>): string;
+  /** The op the call makes, from its checked arguments and the layer as it is. */
+  op(args: z.output<S>, layer: Layer): EditOp;
+  /** Raise this call to destructive, from how many rows it touches. */
+  destructive?(total: number): boolean;
+}
+
+/**
+ * An edit tool: `prepare` previews the op read-only (how many rows, a few before/after, what
+ * would not convert) for the dialog; `execute` applies it to the working copy under the call's
+ * undo snapshot. Tools differ only in their arguments and the op they make.
+ */
+export function defineEditTool<S extends z.ZodObject<{ layer: z.ZodString }>>(
+  spec: EditToolSpec<S>,
+): ToolDefinition<S, 'project' | 'gdal'> {
+  return defineTool({
+    id: spec.id,
+    version: '1.0.0',
+    group: 'edit',
+    icon: 'layers',
+    title: spec.title,
+    description: spec.description,
+    input: spec.input,
+    safety: spec.safety ?? 'write',
+    userVisible: true,
+    exec: 'worker',
+    handles: ['project', 'gdal'],
+    timeoutMs: 10 * 60_000,
+    summary: spec.summary,
+    async prepare(args, { handles, signal }) {
+      const layer = editableLayer(handles.project, args.layer);
+      const op = spec.op(args, layer);
+      const { sample, notes } = await handles.gdal.call('edit.preview', { source: layerSource(layer), op }, { signal });
+      return {
+        args,
+        preview: { ...whereItGoes(layer), rows: sample.total, ...(notes.length ? { warning: notes.join(' ') } : {}) },
+        sample,
+        ...(spec.destructive?.(sample.total) ? { escalate: 'destructive' as const } : {}),
+      };
+    },
+    async execute(args, { handles, signal, changeId }) {
+      const layer = editableLayer(handles.project, args.layer);
+      return applyOp(handles, args.layer, spec.op(args, layer), { signal, changeId });
+    },
+  });
+}

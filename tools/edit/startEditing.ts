@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { defineTool } from '../../src-shared/tools/toolSdk.js';
+import { layerArg } from './editParams.js';
+import { editableLayer, startEditing as start, whereItGoes } from './editSession.js';
+
+export const startEditingTool = defineTool({
+  id: 'edit.start',
+  version: '1.0.0',
+  group: 'edit',
+  icon: 'layers',
+  title: 'Start editing',
+  description: 'Makes an editable working copy of a layer in the project (the original is never changed). Edit tools do this themselves.',
+  input: z.object({ layer: layerArg }),
+  safety: 'write',
+  userVisible: true,
+  exec: 'worker',
+  handles: ['project', 'gdal'],
+  timeoutMs: 10 * 60_000,
+  summary: (a) => `Start editing ${a.layer} (working copy)`,
+  async prepare(args, { handles }) {
+    return { args, preview: whereItGoes(editableLayer(handles.project, args.layer)) };
+  },
+  async execute(args, { handles, signal }) {
+    const before = editableLayer(handles.project, args.layer);
+    const layer = await start(handles, before, signal);
+    return {
+      layer: layer.name,
+      working_copy: layer.source,
+      already_editing: before.editing !== undefined,
+      feature_count: layer.info.featureCount,
+    };
+  },
+});

@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { FieldName, FieldType, Scalar } from '../../src-shared/edit/editOps.js';
+import { sqlParam } from '../../src-shared/security/paramCapabilities.js';
+import { layerArg, whereArg } from '../edit/editParams.js';
+import { defineEditTool } from '../edit/editTool.js';
+
+const fieldArg = z.string().min(1).describe('Existing field name');
+
+export const addField = defineEditTool({
+  id: 'fields.add',
+  title: 'Add field',
+  description: 'Adds a field to a layer (in its working copy), optionally filled with a default value.',
+  input: z.object({ layer: layerArg, name: FieldName, type: FieldType, default: Scalar.default(null) }),
+  summary: (a) => `Add ${a.type} field ${a.name} to ${a.layer}`,
+  op: (a) => ({ kind: 'add_field', name: a.name, type: a.type, default: a.default }),
+});
+
+export const renameField = defineEditTool({
+  id: 'fields.rename',
+  title: 'Rename field',
+  description: 'Renames a field of a layer (in its working copy).',
+  input: z.object({ layer: layerArg, from: fieldArg, to: FieldName }),
+  summary: (a) => `Rename field ${a.from} → ${a.to} in ${a.layer}`,
+  op: (a) => ({ kind: 'rename_field', from: a.from, to: a.to }),
+});
+
+export const deleteField = defineEditTool({
+  id: 'fields.delete',
+  title: 'Delete field',
+  description: 'Deletes a field and its values (in the working copy; undo restores them). Always asks.',
+  input: z.object({ layer: layerArg, name: fieldArg }),
+  safety: 'destructive',
+  summary: (a) => `Delete field ${a.name} from ${a.layer}`,
+  op: (a) => ({ kind: 'delete_field', name: a.name }),
+});
+
+export const calculateField = defineEditTool({
+  id: 'fields.calculate',
+  title: 'Calculate field',
+  description:
+    'Sets an existing field to an SQLite expression over the fields (e.g. "pop / area"), for all features or those matching where.',
+  input: z.object({
+    layer: layerArg,
+    name: fieldArg,
+    expression: sqlParam(z.string().min(1).max(4_000)).describe('SQLite expression; fields by name, geom for the geometry'),
+    where: whereArg,
+  }),
+  summary: (a) => `Calculate ${a.name} = ${a.expression}${a.where ? ` where ${a.where}` : ''} in ${a.layer}`,
+  op: (a) => ({ kind: 'calculate_field', name: a.name, expression: a.expression, where: a.where ?? null }),
+});
+
+export const changeFieldType = defineEditTool({
+  id: 'fields.change_type',
+  title: 'Change field type',
+  description:
+    'Converts a field to another type; the dialog shows values that would not convert (they become empty). The field moves last.',
+  input: z.object({ layer: layerArg, name: fieldArg, type: FieldType }),
+  summary: (a) => `Change ${a.name} of ${a.layer} to ${a.type}`,
+  op: (a) => ({ kind: 'change_type', name: a.name, type: a.type }),
+});
+
+export const fieldTools = [addField, renameField, deleteField, calculateField, changeFieldType];
