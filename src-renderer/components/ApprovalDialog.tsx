@@ -5,6 +5,7 @@ import { appStore } from '../store/appStore.js';
 import { selectCurrentApproval, selectPendingApprovalCount } from '../store/slices/approvalsSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import { ApprovalPreview } from './ApprovalPreview.js';
+import { ChangeSampleView } from './ChangeSampleView.js';
 import { CodeView } from './CodeView.js';
 import { JsonView } from './JsonView.js';
 
@@ -128,6 +129,7 @@ function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: n
           </>
         )}
         {shownPreview && <ApprovalPreview preview={shownPreview} />}
+        {request.sample && <ChangeSampleView sample={request.sample} />}
         {/* A code tool's description ends with the API written for the model: its first line is the person's. */}
         <p className="approval-dialog__description">{code ? request.description.split('\n')[0] : request.description}</p>
         {(!code || hasKeys(shownArgs)) && (
