@@ -68,7 +68,11 @@ class Reader {
 }
 
 function preview(r: Reader, op: EditOp): { sample: ChangeSample; notes: string[] } {
-  const shown = r.fields.slice(0, 4);
+  // A row is recognised by its name: name-like fields first, then the first others.
+  const shown = [...r.fields.filter((f) => /name|title|label/i.test(f)), ...r.fields.filter((f) => !/name|title|label/i.test(f))].slice(
+    0,
+    4,
+  );
   switch (op.kind) {
     case 'add_features': {
       const keys = [...new Set(op.features.flatMap((f) => Object.keys(f.properties)))].map((k) => resolveField(r.fields, k));
