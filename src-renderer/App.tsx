@@ -1,3 +1,4 @@
+import { AnnotationPanel } from './components/AnnotationPanel.js';
 import { ApprovalDialog } from './components/ApprovalDialog.js';
 import { AttributeTable } from './components/AttributeTable.js';
 import { AuditPanel } from './components/AuditPanel.js';
@@ -21,6 +22,7 @@ export function App() {
           <div className="map-area__map">
             <MapView />
             <MapLegend />
+            <AnnotationPanel />
           </div>
           <AttributeTable />
         </div>

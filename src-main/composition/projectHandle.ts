@@ -7,9 +7,10 @@ import { outputsDirOf, type ProjectStore } from '../store/projectStore.js';
 import { createEditingHandle } from './editingHandle.js';
 
 /**
- * The `project` handle tools receive: the store's layers and annotations, announcing every change. Every layer
- * a tool or a produced payload adds comes through `addLayer`, which makes its name unique and
- * gives it the default style of its kind unless one is given.
+ * The `project` handle tools receive: the store's layers and annotations, announcing every
+ * change (`layers/changed`, `annotations/changed`). Every layer a tool or a produced payload
+ * adds comes through `addLayer`, which makes its name unique and gives it the default style of
+ * its kind unless one is given.
  */
 export function createProjectHandle(store: ProjectStore, emit: Emit): ProjectHandle {
   const changed = () => emit('layers/changed', { layers: store.layers.list() });

@@ -30,17 +30,31 @@ export function editableLayer(project: EditHandles['project'], ref: string): Lay
 }
 
 /** Makes the layer's working copy (if it has none yet) and switches the layer to it. */
-export async function startEditing(handles: EditHandles, layer: Layer, signal: AbortSignal): Promise<Layer> {
+export async function startEditing(
+  handles: EditHandles,
+  layer: Layer,
+  signal: AbortSignal,
+  progress?: (fraction: number, message: string) => void,
+): Promise<Layer> {
   if (layer.editing) return layer;
   const output = handles.project.editing.workingCopyPath(layer.name);
-  const copy = await handles.gdal.call('edit.create_copy', { source: layerSource(layer), output }, { signal });
+  const copy = await handles.gdal.call(
+    'edit.create_copy',
+    { source: layerSource(layer), output },
+    { signal, ...(progress ? { progress } : {}) },
+  );
   return handles.project.editing.startEditing(layer.id, { source: copy.source, sublayer: copy.table, info: copy.info });
 }
 
 /** Applies one op to the layer's working copy under the call's undo snapshot. */
-export async function applyOp(handles: EditHandles, ref: string, op: EditOp, ctx: { signal: AbortSignal; changeId?: number | null }) {
+export async function applyOp(
+  handles: EditHandles,
+  ref: string,
+  op: EditOp,
+  ctx: { signal: AbortSignal; changeId?: number | null; progress?: (fraction: number, message: string) => void },
+) {
   if (!ctx.changeId) throw new ToolFailure('handler_error', 'An edit must run as an approved change (no undo snapshot was taken).', false);
-  const layer = await startEditing(handles, editableLayer(handles.project, ref), ctx.signal);
+  const layer = await startEditing(handles, editableLayer(handles.project, ref), ctx.signal, ctx.progress);
   const applied = await handles.gdal.call('edit.apply', { source: layerSource(layer), tx: ctx.changeId, op }, { signal: ctx.signal });
   const after = handles.project.editing.dataChanged(layer.id, applied.info, ctx.changeId);
   return {

@@ -55,9 +55,9 @@ export function defineEditTool<S extends z.ZodObject<{ layer: z.ZodString }>>(
         ...(spec.destructive?.(sample.total) ? { escalate: 'destructive' as const } : {}),
       };
     },
-    async execute(args, { handles, signal, changeId }) {
+    async execute(args, { handles, signal, changeId, progress }) {
       const layer = editableLayer(handles.project, args.layer);
-      return applyOp(handles, args.layer, spec.op(args, layer), { signal, changeId });
+      return applyOp(handles, args.layer, spec.op(args, layer), { signal, changeId, progress });
     },
   });
 }

@@ -8,13 +8,19 @@ const WORKING_COPY = 'The first edit of a layer copies it into the project (the 
 export const addFeatures = defineEditTool({
   id: 'edit.add_features',
   title: 'Add features',
-  description: `Adds features (geometry + attributes) to a vector layer. ${WORKING_COPY} Returns the new fids.`,
+  description: `Adds features (geometry + attributes) to a vector layer. ${WORKING_COPY} Returns the new fids and the feature count.`,
   input: z.object({
     layer: layerArg,
     features: z
-      .array(z.object({ geometry: geometryArg.nullable().default(null), properties: z.record(z.string(), Scalar).default({}) }))
+      .array(
+        z.object({
+          geometry: geometryArg.nullable().default(null),
+          properties: z.record(z.string(), Scalar).default({}).describe('Field name → value'),
+        }),
+      )
       .min(1)
-      .max(1000),
+      .max(1000)
+      .describe('The features to add'),
     crs: crsArg,
   }),
   summary: (a) => `Add ${a.features.length} feature${a.features.length === 1 ? '' : 's'} to ${a.layer}`,
@@ -28,12 +34,12 @@ export const addFeatures = defineEditTool({
 export const updateFeatures = defineEditTool({
   id: 'edit.update_features',
   title: 'Update features',
-  description: `Changes attribute values and/or the geometry of features chosen by fids or where. ${WORKING_COPY}`,
+  description: `Changes attribute values and/or the geometry of features chosen by fids or where. ${WORKING_COPY} Returns the changed fids.`,
   input: z.object({
     layer: layerArg,
     fids: fidsArg,
     where: whereArg,
-    set: valuesArg.optional(),
+    set: valuesArg.optional().describe('Field name → new value (null empties it)'),
     geometry: geometryArg.optional().describe('New geometry (with fids only): WKT or GeoJSON'),
     crs: crsArg,
   }),
@@ -54,7 +60,7 @@ export const updateFeatures = defineEditTool({
 export const deleteFeatures = defineEditTool({
   id: 'edit.delete_features',
   title: 'Delete features',
-  description: `Deletes features chosen by fids or where. More than ${DESTRUCTIVE_DELETE_ABOVE} asks as destructive. ${WORKING_COPY}`,
+  description: `Deletes features chosen by fids or where; more than ${DESTRUCTIVE_DELETE_ABOVE} asks as destructive. ${WORKING_COPY} Returns the deleted fids.`,
   input: z.object({ layer: layerArg, fids: fidsArg, where: whereArg }),
   summary: (a) => `Delete ${a.fids ? `${a.fids.length} feature(s)` : `features where ${a.where}`} from ${a.layer}`,
   op: (a) => ({ kind: 'delete_features', target: targetOf(a) }),

@@ -9,7 +9,8 @@ export const startEditingTool = defineTool({
   group: 'edit',
   icon: 'layers',
   title: 'Start editing',
-  description: 'Makes an editable working copy of a layer in the project (the original is never changed). Edit tools do this themselves.',
+  description:
+    'Makes an editable working copy of a layer in the project (the original is never changed); edit tools do this themselves. Returns the copy path.',
   input: z.object({ layer: layerArg }),
   safety: 'write',
   userVisible: true,
@@ -20,9 +21,9 @@ export const startEditingTool = defineTool({
   async prepare(args, { handles }) {
     return { args, preview: whereItGoes(editableLayer(handles.project, args.layer)) };
   },
-  async execute(args, { handles, signal }) {
+  async execute(args, { handles, signal, progress }) {
     const before = editableLayer(handles.project, args.layer);
-    const layer = await start(handles, before, signal);
+    const layer = await start(handles, before, signal, progress);
     return {
       layer: layer.name,
       working_copy: layer.source,

@@ -16,7 +16,8 @@ export const writeBackTool = defineTool({
   group: 'edit',
   icon: 'layers',
   title: 'Write edits back to the original',
-  description: "Overwrites the layer's original file with its edited working copy, keeping a backup of the original. Always asks.",
+  description:
+    "Overwrites the layer's original file with its edited working copy, keeping a backup of the original; always asks. Returns the backup paths.",
   input: z.object({ layer: layerArg }),
   safety: 'destructive',
   userVisible: true,

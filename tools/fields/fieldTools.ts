@@ -5,12 +5,14 @@ import { layerArg, whereArg } from '../edit/editParams.js';
 import { defineEditTool } from '../edit/editTool.js';
 
 const fieldArg = z.string().min(1).describe('Existing field name');
+const newName = FieldName.describe('New field name');
+const typeArg = FieldType.describe('integer, real, text, date, datetime or boolean');
 
 export const addField = defineEditTool({
   id: 'fields.add',
   title: 'Add field',
-  description: 'Adds a field to a layer (in its working copy), optionally filled with a default value.',
-  input: z.object({ layer: layerArg, name: FieldName, type: FieldType, default: Scalar.default(null) }),
+  description: 'Adds a field to a layer (in its working copy), optionally filled with a default value. Returns the fields.',
+  input: z.object({ layer: layerArg, name: newName, type: typeArg, default: Scalar.default(null).describe('Value for existing features') }),
   summary: (a) => `Add ${a.type} field ${a.name} to ${a.layer}`,
   op: (a) => ({ kind: 'add_field', name: a.name, type: a.type, default: a.default }),
 });
@@ -18,8 +20,8 @@ export const addField = defineEditTool({
 export const renameField = defineEditTool({
   id: 'fields.rename',
   title: 'Rename field',
-  description: 'Renames a field of a layer (in its working copy).',
-  input: z.object({ layer: layerArg, from: fieldArg, to: FieldName }),
+  description: 'Renames a field of a layer (in its working copy). Returns the fields.',
+  input: z.object({ layer: layerArg, from: fieldArg, to: newName }),
   summary: (a) => `Rename field ${a.from} → ${a.to} in ${a.layer}`,
   op: (a) => ({ kind: 'rename_field', from: a.from, to: a.to }),
 });
@@ -27,7 +29,7 @@ export const renameField = defineEditTool({
 export const deleteField = defineEditTool({
   id: 'fields.delete',
   title: 'Delete field',
-  description: 'Deletes a field and its values (in the working copy; undo restores them). Always asks.',
+  description: 'Deletes a field and its values (in the working copy; undo restores them); always asks. Returns the fields.',
   input: z.object({ layer: layerArg, name: fieldArg }),
   safety: 'destructive',
   summary: (a) => `Delete field ${a.name} from ${a.layer}`,
@@ -38,7 +40,7 @@ export const calculateField = defineEditTool({
   id: 'fields.calculate',
   title: 'Calculate field',
   description:
-    'Sets an existing field to an SQLite expression over the fields (e.g. "pop / area"), for all features or those matching where.',
+    'Sets an existing field to an SQLite expression over the fields (e.g. "pop / area"), for all features or those matching where. Returns the count changed.',
   input: z.object({
     layer: layerArg,
     name: fieldArg,
@@ -53,8 +55,8 @@ export const changeFieldType = defineEditTool({
   id: 'fields.change_type',
   title: 'Change field type',
   description:
-    'Converts a field to another type; the dialog shows values that would not convert (they become empty). The field moves last.',
-  input: z.object({ layer: layerArg, name: fieldArg, type: FieldType }),
+    'Converts a field to another type; values that do not convert become empty (the dialog shows them); the field moves last. Returns notes.',
+  input: z.object({ layer: layerArg, name: fieldArg, type: typeArg }),
   summary: (a) => `Change ${a.name} of ${a.layer} to ${a.type}`,
   op: (a) => ({ kind: 'change_type', name: a.name, type: a.type }),
 });

@@ -18,7 +18,11 @@ import { ensureJournal } from './editJournal.js';
  * the FID column called `fid` and the geometry `geom` (what the edit SQL and the expression
  * checker expect), and an empty edit journal. The original is only read.
  */
-export async function createWorkingCopy(source: string, output: string): Promise<{ source: string; table: string; info: LayerInfo }> {
+export async function createWorkingCopy(
+  source: string,
+  output: string,
+  progress?: (fraction: number, message: string) => void,
+): Promise<{ source: string; table: string; info: LayerInfo }> {
   if (existsSync(output)) throw new BadInputError(`${output} already exists; a working copy is never written over a file.`);
   const opened = await openSource(source);
   if (opened.kind !== 'vector') {
@@ -34,7 +38,9 @@ export async function createWorkingCopy(source: string, output: string): Promise
     args.push('-nlt', 'PROMOTE_TO_MULTI');
   let copy: Dataset | null = null;
   try {
-    copy = await gdal.vectorTranslateAsync(output, opened.ds, [...args, table]);
+    copy = await gdal.vectorTranslateAsync(output, opened.ds, [...args, table], {
+      progress_cb: (f: number) => progress?.(Math.min(1, Math.max(0, f)), 'Copying the layer for editing'),
+    });
     ensureJournal(copy);
   } catch (err) {
     throw new BadInputError(`The working copy could not be made: ${gdalReason(err)}`);

@@ -7,7 +7,7 @@ import type { WorkerFamily } from './types.js';
 
 /** The edit family (src-shared/worker/editCalls.ts). */
 export const EDIT_FUNCTIONS: WorkerFamily<'edit'> = {
-  'edit.create_copy': (a) => createWorkingCopy(a.source, a.output),
+  'edit.create_copy': (a, ctx) => createWorkingCopy(a.source, a.output, ctx.progress),
   'edit.preview': (a) => previewEdit(a.source, a.op),
   'edit.apply': async (a) => {
     const { ds, table } = openWorkingCopy(a.source);
