@@ -425,3 +425,57 @@ describe('dispatcher: produced layers may bring their own info', () => {
     assert.equal(h.requests[1]!.info, undefined);
   });
 });
+
+describe('dispatcher: edits (issue #14)', () => {
+  const seen: (number | null | undefined)[] = [];
+  const bulk = testTool({
+    id: 'test.bulk',
+    title: 'Bulk',
+    description: 'Deletes n rows. Returns the change id.',
+    input: z.object({ n: z.number().int() }),
+    safety: 'write',
+    summary: (a) => `delete ${a.n}`,
+    prepare: async (a) => ({
+      args: a,
+      sample: { columns: ['name'], rows: [{ fid: 1, before: ['x'], after: null }], total: a.n },
+      ...(a.n > 10 ? { escalate: 'destructive' as const } : {}),
+    }),
+    execute: async (_a, ctx) => {
+      seen.push(ctx.changeId);
+      return { changeId: ctx.changeId };
+    },
+  });
+  function host(mode: 'ask' | 'auto') {
+    const requests: { safety: string; rememberable: boolean; sample?: { total: number } }[] = [];
+    let snapshots = 0;
+    const { dispatcher, broker } = testDispatcher([bulk], {
+      announce: (r) => requests.push(r),
+      hooks: { policy: () => ({ mode, askForReads: false }), snapshot: () => ++snapshots + 40 },
+    });
+    return { dispatcher, broker, requests };
+  }
+
+  it('a call prepare raises asks as destructive even in Auto, is never remembered, and shows its rows', async () => {
+    const { dispatcher, broker, requests } = host('auto');
+    const pending = dispatcher.dispatch(call('test_bulk', { n: 25 }));
+    while (!requests.length) await new Promise((r) => setImmediate(r));
+    assert.equal(requests[0]!.safety, 'destructive');
+    assert.equal(requests[0]!.rememberable, false);
+    assert.equal(requests[0]!.sample?.total, 25);
+    broker.decide(broker.list()[0]!.id, 'approve', true);
+    const out = await pending;
+    assert.deepEqual(out.result.ok && out.result.data, { changeId: 41 }, 'the tool runs with the id of the snapshot taken for it');
+    // Remembering was refused: the next raised call asks again.
+    const again = dispatcher.dispatch(call('test_bulk', { n: 30 }));
+    while (requests.length < 2) await new Promise((r) => setImmediate(r));
+    broker.decide(broker.list()[0]!.id, 'reject', false);
+    assert.equal((await again).result.ok, false);
+  });
+
+  it('the same tool below the threshold runs under the write policy (Auto: no dialog)', async () => {
+    const { dispatcher, requests } = host('auto');
+    const out = await dispatcher.dispatch(call('test_bulk', { n: 3 }));
+    assert.deepEqual(out.result.ok && out.result.data, { changeId: 41 });
+    assert.equal(requests.length, 0);
+  });
+});
