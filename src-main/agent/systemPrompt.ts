@@ -69,7 +69,7 @@ export function projectSummaryText(project: PromptParts['project']): string {
           : `raster ${i.width}×${i.height}, ${i.bands.length} band(s)`;
     // Tools take a name or an id; the id is only worth its length when names repeat.
     const id = (names.get(l.name) ?? 0) > 1 ? ` [id ${l.id}]` : '';
-    return `- ${l.name}${id}: ${what}, ${crs}${l.visible ? '' : ', hidden'}`;
+    return `- ${l.name}${id}: ${what}, ${crs}${l.visible ? '' : ', hidden'}${l.editing ? ', edited (working copy)' : ''}`;
   });
   if (layers.length > MAX_LAYER_LINES) lines.push(`- … and ${layers.length - MAX_LAYER_LINES} more (inspect_list_layers lists all)`);
   const head = `Project "${project.name}", layers top first:`;

@@ -1,5 +1,5 @@
 import type { Layer } from '../../src-shared/domain/layer.js';
-import { layerSource } from '../../src-shared/domain/source.js';
+import { formatSource, layerSource } from '../../src-shared/domain/source.js';
 import type { ProjectHandle } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 
@@ -34,5 +34,9 @@ export function layerSummary(layer: Layer) {
     visible: layer.visible,
     opacity: layer.opacity,
     order: layer.order,
+    // Being edited: `source` is the working copy; the original file is untouched until write-back.
+    ...(layer.editing
+      ? { edited_copy_of: formatSource({ path: layer.editing.originalSource, sublayer: layer.editing.originalSublayer }) }
+      : {}),
   };
 }
