@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -169,6 +170,35 @@ describe('editing through a working copy (GIS worker)', { skip: skipReason }, ()
     ];
     for (const op of attempts) await rejectsAsBadInput(worker.call('edit.apply', { source: copy.source, tx: 1, op }), /./);
     assert.deepEqual(featureChecksum(path, copy.table), start);
+  });
+
+  it('refuses to replay a journal entry of another shape (a tampered copy), leaving the data as it is', async () => {
+    const { copy, path } = await copyOf('nc.gpkg');
+    await worker.call('edit.apply', { source: copy.source, tx: 1, op: { kind: 'delete_features', target: { fids: [4] } } });
+    const after = featureChecksum(path, copy.table);
+    const tampered = [
+      `('restore', '["fid","NAME"]', '(4, load_extension(''/tmp/x.so''))')`,
+      `('sql', NULL, 'ALTER TABLE "${copy.table}" RENAME TO x; DROP TABLE gpkg_contents')`,
+      `('sql', NULL, 'DROP TABLE "${copy.table}"')`,
+      `('delete', NULL, '1 OR 1=1')`,
+    ];
+    for (const [i, values] of tampered.entries()) {
+      const tx = 100 + i;
+      execFileSync(
+        'ogrinfo',
+        [
+          '-q',
+          '-sql',
+          `INSERT INTO mapwright_edit_journal (tx, tbl, kind, cols, entry) VALUES (${tx}, '${copy.table}', ${values.slice(1, -1)})`,
+          path,
+        ],
+        {
+          env: { ...process.env, GDAL_PAM_ENABLED: 'NO' },
+        },
+      );
+      await rejectsAsBadInput(worker.call('edit.undo', { source: copy.source, txs: [tx] }), /unexpected entry/);
+      assert.deepEqual(featureChecksum(path, copy.table), after);
+    }
   });
 
   it('writes back over a Shapefile after backing up every sidecar', async () => {
