@@ -36,7 +36,12 @@ describe('data routes', () => {
   });
 
   it('refuse what only looks like a revision', () => {
-    for (const path of ['data/layers/L1.r.geojson', 'data/layers/L1.rx.geojson', 'data/layers/L1.r1.r2.geojson', 'data/layers/../L1.geojson'])
+    for (const path of [
+      'data/layers/L1.r.geojson',
+      'data/layers/L1.rx.geojson',
+      'data/layers/L1.r1.r2.geojson',
+      'data/layers/../L1.geojson',
+    ])
       assert.equal(DATA_ROUTES.geojson.exec(path), null, path);
   });
 });

@@ -116,15 +116,6 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
         >
           {layer.name}
         </button>
-        {layer.editing && (
-          <span
-            className="layer-item__badge"
-            data-testid="layer-editing-badge"
-            title={`Being edited: the map shows a working copy; ${layer.editing.originalSource} is unchanged`}
-          >
-            editing
-          </span>
-        )}
         {layer.kind === 'vector' && (
           <button
             type="button"
@@ -164,7 +155,18 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
           ✕
         </button>
       </div>
-      <div className="layer-item__meta">{describe(layer)}</div>
+      <div className="layer-item__meta">
+        {layer.editing && (
+          <span
+            className="layer-item__badge"
+            data-testid="layer-editing-badge"
+            title={`Being edited: the map shows a working copy; ${layer.editing.originalSource} is unchanged`}
+          >
+            editing
+          </span>
+        )}
+        {describe(layer)}
+      </div>
       {tiled && (
         <div className="layer-item__display" data-testid="layer-display-note" title={tiledLayerNote(layer.info.featureCount)}>
           Vector tiles · simplified when zoomed out (hover for details)

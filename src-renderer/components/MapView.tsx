@@ -9,6 +9,7 @@ import { useFitRequests } from '../map/useFitRequests.js';
 import { useLayerSync } from '../map/useLayerSync.js';
 import { useMapSelection } from '../map/useMapSelection.js';
 import { useOnlineBasemap } from '../map/useOnlineBasemap.js';
+import { useAnnotationLayers } from '../map/useAnnotationLayers.js';
 import { useDisplayProblemWatch } from '../map/useDisplayProblemWatch.js';
 import { useRendererQueries } from '../map/useRendererQueries.js';
 import { useSelectionHighlight } from '../map/useSelectionHighlight.js';
@@ -34,8 +35,8 @@ function initialView(layers: readonly Layer[]): Partial<MapOptions> {
  * that the store drives it one way: layers through `useLayerSync`, fit requests through
  * `useFitRequests`; `useRendererQueries` answers main's questions about the view. Selection
  * (click, shift-drag box, Escape) and identify come from `useMapSelection`, the highlight from
- * `useSelectionHighlight`. For
- * end-to-end tests it marks the container with `data-map-loaded` and
+ * `useSelectionHighlight`, the person's editing (drawing, reshaping) from `useEditDrawing` with
+ * its toolbar. For end-to-end tests it marks the container with `data-map-loaded` and
  * `data-map-idle-seq` and exposes the instance as `window.__mapwright.map`.
  */
 export function MapView() {
@@ -92,6 +93,8 @@ export function MapView() {
   useLayerSync(map, layers, urls);
   // After the layer sync: a layer change puts project layers on top, the highlight goes back above.
   useSelectionHighlight(map, layers);
+  // Last of the drawing hooks: the annotations lie above the layers and the highlight.
+  useAnnotationLayers(map, layers);
   // The person's editing (issue #14): its sketch is raised last, above the highlight.
   const editing = useEditDrawing(map, layers);
   useMapSelection(map);

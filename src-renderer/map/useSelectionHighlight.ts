@@ -51,12 +51,30 @@ export function useSelectionHighlight(map: MapLibreMap | null, layers: readonly 
       setHighlight({ loading: false, shown: features.length, capped, bbox, error });
     }
 
+    // An edit or its undo changes the selected layer's data (its revision): fetch the features again.
+    const dataOf = (layerId: string | null) => {
+      const layer = layerId ? appStore.getState().layers.find((l) => l.id === layerId) : undefined;
+      return layer ? `${layer.source}\n${layer.editing?.revision ?? ''}` : '';
+    };
+    let shownData = dataOf(selectionStore.getState().layerId);
     void show(selectionStore.getState());
     const unsubscribe = selectionStore.subscribe((state, previous) => {
-      if (state.fids !== previous.fids || state.layerId !== previous.layerId) void show(state);
+      if (state.fids !== previous.fids || state.layerId !== previous.layerId) {
+        shownData = dataOf(state.layerId);
+        void show(state);
+      }
+    });
+    const unsubscribeLayers = appStore.subscribe((state, previous) => {
+      if (state.layers === previous.layers) return;
+      const data = dataOf(selectionStore.getState().layerId);
+      if (data === shownData) return;
+      shownData = data;
+      cache.reset();
+      void show(selectionStore.getState());
     });
     return () => {
       unsubscribe();
+      unsubscribeLayers();
       latest += 1;
     };
   }, [map, bridge]);
