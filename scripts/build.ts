@@ -13,7 +13,16 @@ import { buildPluginHost } from '../src-main/plugins/plugin-host/buildPluginHost
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-function options(spec: BundleSpec): BuildOptions {
+/**
+ * In a CommonJS bundle `import.meta.url` is empty: code that finds files beside itself
+ * (pythonRunner.ts, codeRunner.ts) would get nothing. It becomes the bundle's own file URL.
+ */
+const CJS_META = {
+  define: { 'import.meta.url': '__mapwrightModuleUrl' },
+  banner: { js: "const __mapwrightModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+
+export function options(spec: BundleSpec): BuildOptions {
   return {
     absWorkingDir: root,
     entryPoints: [spec.entry],
@@ -28,7 +37,8 @@ function options(spec: BundleSpec): BuildOptions {
     logLevel: 'warning',
     jsx: 'automatic',
     loader: { '.css': 'css' },
-    define: spec.platform === 'browser' ? { 'process.env.NODE_ENV': '"production"' } : {},
+    define: spec.platform === 'browser' ? { 'process.env.NODE_ENV': '"production"' } : spec.format === 'cjs' ? CJS_META.define : {},
+    ...(spec.format === 'cjs' ? { banner: CJS_META.banner } : {}),
     minify: spec.platform === 'browser',
     legalComments: 'none',
   };
