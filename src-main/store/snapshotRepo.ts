@@ -54,9 +54,7 @@ export class SnapshotRepo {
 
   take(input: { runId: string | null; conversationId: string | null; toolId: string; summary: string }): number {
     const result = this.db
-      .prepare(
-        'INSERT INTO snapshots (at, run_id, conversation_id, tool_id, summary, layers, annotations) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
+      .prepare('INSERT INTO snapshots (at, run_id, conversation_id, tool_id, summary, layers, annotations) VALUES (?, ?, ?, ?, ?, ?, ?)')
       .run(
         new Date().toISOString(),
         input.runId,
@@ -90,8 +88,7 @@ export class SnapshotRepo {
 
   latest(): SnapshotInfo | null {
     const row = this.db.prepare('SELECT id, at, run_id, tool_id, summary FROM snapshots ORDER BY id DESC LIMIT 1').get() as
-      | SnapshotRow
-      | undefined;
+      SnapshotRow | undefined;
     return row ? toInfo(row) : null;
   }
 
@@ -109,8 +106,7 @@ export class SnapshotRepo {
   restore(id: number): Layer[] {
     return this.db.transaction(() => {
       const row = this.db.prepare('SELECT layers, annotations FROM snapshots WHERE id = ?').get(id) as
-        | { layers: string; annotations: string | null }
-        | undefined;
+        { layers: string; annotations: string | null } | undefined;
       if (!row) throw new Error(`No snapshot ${id}`);
       const layers = (JSON.parse(row.layers) as unknown[]).map((l) => Layer.parse(l));
       this.layers.replaceAll(layers);
