@@ -90,9 +90,7 @@ export function createToolHost(d: ToolHostDeps) {
     buildCommands({
       store,
       policy,
-      undoData: async (source, txs) => {
-        await d.worker.call('edit.undo', { source, txs });
-      },
+      undoData: async (source, txs) => (await d.worker.call('edit.undo', { source, txs })).info,
       runIsLive: d.runIsLive,
       send: d.send,
       // Undo and Revert restore the annotations with the layers (snapshotRepo.ts): both are re-sent.

@@ -142,6 +142,28 @@ describe('editing tools, end to end in main', { skip: !haveFixtures }, () => {
     assert.equal(fileHash(a.original), a.originalHash);
   });
 
+  it('the person starts editing, then deleting a field asks as destructive even for them; undo brings its values back', async () => {
+    const a = await app();
+    const started = await a.person('edit.start', { layer: 'nc' });
+    assert.ok(started.ok, JSON.stringify(started));
+    assert.equal(started.data?.already_editing, false);
+    const copy = (await a.layer()).source;
+    assert.deepEqual(featureChecksum(copy), a.start, 'the copy holds exactly the original data');
+    const pending = a.person('fields.delete', { layer: 'nc', name: 'BIR79' });
+    const req = await a.approval();
+    assert.equal(req.safety, 'destructive');
+    assert.equal(req.sample?.total, 100, 'every county has a BIR79 value');
+    await a.decide(req.id, 'approve');
+    assert.ok((await pending).ok);
+    assert.ok(!featureChecksum(copy).fields.includes('BIR79'));
+    assert.ok((await a.person('commands.undo')).ok);
+    assert.deepEqual(featureChecksum(copy), a.start);
+    assert.ok(
+      (await a.layer()).info.fields.some((f) => f.name === 'BIR79'),
+      'the layer lists the field again',
+    );
+  });
+
   it('writing back asks as destructive and keeps a backup of the original', async () => {
     const a = await app();
     assert.ok((await a.person('edit.delete_features', { layer: 'nc', fids: [7] })).ok);

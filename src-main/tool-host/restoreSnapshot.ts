@@ -1,10 +1,11 @@
-import { formatSource } from '../../src-shared/domain/source.js';
+import type { LayerInfo } from '../../src-shared/domain/layer.js';
+import { formatSource, layerSource } from '../../src-shared/domain/source.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { nextRevision } from '../store/layerRevision.js';
 import type { ProjectStore } from '../store/projectStore.js';
 
-/** Reverts the journalled transactions `txs` of one working copy (the GIS worker's `edit.undo`). */
-export type UndoData = (source: string, txs: number[]) => Promise<void>;
+/** Reverts the journalled transactions `txs` of one working copy (the GIS worker's `edit.undo`); the copy's info after. */
+export type UndoData = (source: string, txs: number[]) => Promise<LayerInfo>;
 
 /**
  * Undo and Revert turn (issue #14): first the data — every working copy edited by snapshot `id`
@@ -24,9 +25,10 @@ export async function restoreSnapshot(store: ProjectStore, undoData: UndoData, i
     }
   }
   const notes: string[] = [];
+  const infos = new Map<string, LayerInfo>();
   for (const [source, txs] of byCopy) {
     try {
-      await undoData(source, txs);
+      infos.set(source, await undoData(source, txs));
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       if (/does not exist|No such file|not found/i.test(message)) {
@@ -37,9 +39,15 @@ export async function restoreSnapshot(store: ProjectStore, undoData: UndoData, i
     }
   }
   store.snapshots.restore(id);
+  // The snapshot's info is the data's as it was; a reverted copy's own (field order after a
+  // restored column, counts) is what the file now says.
   for (const layer of store.layers.list()) {
     if (layer.editing)
-      store.layers.setData(layer.id, { ...layer, editing: { ...layer.editing, revision: nextRevision(layer.editing.revision) } });
+      store.layers.setData(layer.id, {
+        ...layer,
+        info: infos.get(layerSource(layer)) ?? layer.info,
+        editing: { ...layer.editing, revision: nextRevision(layer.editing.revision) },
+      });
   }
   return notes;
 }
