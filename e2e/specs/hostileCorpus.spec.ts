@@ -235,6 +235,35 @@ describe('hostile corpus: one egress gate, reads that only read', { skip: !haveF
         name: 'processing_run',
         arguments: { algorithm: 'select_by_attribute', params: { input: 'countries', where: "ogr_geocode('x') IS NULL" } },
       }),
+      // Editing (issue #14): filters, expressions, field names and geometry are checked before any copy is made.
+      refused('edit: delete where geocodes', {
+        name: 'edit_delete_features',
+        arguments: { layer: 'countries', where: "ogr_geocode('x') IS NULL" },
+      }),
+      refused('edit: delete where loads the project', {
+        name: 'edit_delete_features',
+        arguments: { layer: 'countries', where: `ogr_datasource_load_layers('${project}') = 1` },
+      }),
+      refused('edit: calculation reads the project', {
+        name: 'fields_calculate',
+        arguments: { layer: 'countries', name: 'name', expression: `(SELECT group_concat(text) FROM "${project}"."messages")` },
+      }),
+      refused('edit: calculation loads an extension', {
+        name: 'fields_calculate',
+        arguments: { layer: 'countries', name: 'name', expression: "load_extension('/tmp/x.so')" },
+      }),
+      refused('edit: a field name that closes its quotes', {
+        name: 'edit_update_features',
+        arguments: { layer: 'countries', fids: [1], set: { 'name" = 1, "x': 2 } },
+      }),
+      refused('edit: a new field name with quotes', {
+        name: 'fields_add',
+        arguments: { layer: 'countries', name: 'a"; DROP TABLE x; --', type: 'text' },
+      }),
+      refused('edit: geometry given as a URL', {
+        name: 'edit_add_features',
+        arguments: { layer: 'countries', features: [{ geometry: `/vsicurl/${C}/g.wkt` }] },
+      }),
       // CRS text GDAL would read as a file or fetch as a URL.
       refused(
         'CRS as a URL',

@@ -134,6 +134,20 @@ describe('editing through a working copy (GIS worker)', { skip: skipReason }, ()
     const shp = fileHash(original);
     const p = await worker.call('edit.preview', { source, op: { kind: 'delete_features', target: { fids: [0, 1, 999] } } });
     assert.equal(p.sample.total, 2);
+    // The copy takes the Multi type: a multipolygon is accepted in the preview of the Shapefile, a line is not.
+    const multi = { wkt: 'MULTIPOLYGON (((-4 56, -3.9 56, -3.9 56.1, -4 56)))' };
+    const added = await worker.call('edit.preview', {
+      source,
+      op: { kind: 'add_features', features: [{ geometry: multi, properties: {} }], crs: 'EPSG:4326' },
+    });
+    assert.equal(added.sample.total, 1);
+    await rejectsAsBadInput(
+      worker.call('edit.preview', {
+        source,
+        op: { kind: 'add_features', features: [{ geometry: { wkt: 'LINESTRING (-4 56, -3 57)' }, properties: {} }], crs: 'EPSG:4326' },
+      }),
+      /holds MultiPolygon features/,
+    );
     const r = await worker.call('edit.apply', {
       source: copy.source,
       tx: 1,

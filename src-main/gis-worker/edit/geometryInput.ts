@@ -17,7 +17,13 @@ const MULTI_OF: Record<number, number> = {
  * kind of shape (a line for a polygon layer) or coordinates outside lon/lat ranges is the
  * caller's error, said plainly.
  */
-export function geometryFor(layer: Layer, input: GeometryInput, crs: 'EPSG:4326' | 'layer'): Geometry {
+export function geometryFor(
+  layer: Layer,
+  input: GeometryInput,
+  crs: 'EPSG:4326' | 'layer',
+  /** The type the edit will meet, when not the layer's own (a Shapefile's working copy takes the Multi type). */
+  geomType: number = layer.geomType,
+): Geometry {
   let g: Geometry;
   try {
     g = 'wkt' in input ? gdal.Geometry.fromWKT(input.wkt) : gdal.Geometry.fromGeoJson(input.geojson);
@@ -37,11 +43,11 @@ export function geometryFor(layer: Layer, input: GeometryInput, crs: 'EPSG:4326'
     g.srs = wgs84();
     if (target && !target.isSame(wgs84())) g.transformTo(target);
   } else if (target) g.srs = target;
-  return ofLayerType(layer, g);
+  return ofLayerType(geomType, g);
 }
 
-function ofLayerType(layer: Layer, g: Geometry): Geometry {
-  const want = flatGeometryType(layer.geomType);
+function ofLayerType(geomType: number, g: Geometry): Geometry {
+  const want = flatGeometryType(geomType);
   const have = flatGeometryType(g.wkbType);
   if (want === gdal.wkbUnknown || want === have) return g;
   if (MULTI_OF[have] === want) {
@@ -56,6 +62,6 @@ function ofLayerType(layer: Layer, g: Geometry): Geometry {
     return multi;
   }
   throw new BadInputError(
-    `The layer holds ${geometryTypeName(layer.geomType)} features; a ${geometryTypeName(g.wkbType)} cannot be stored in it.`,
+    `The layer holds ${geometryTypeName(geomType)} features; a ${geometryTypeName(g.wkbType)} cannot be stored in it.`,
   );
 }

@@ -1,10 +1,13 @@
 import type { Dataset, Layer } from 'gdal-async';
 import type { ChangeSample } from '../../../src-shared/domain/chat.js';
-import type { EditOp, Scalar } from '../../../src-shared/edit/editOps.js';
+import type { EditOp, GeometryInput, Scalar } from '../../../src-shared/edit/editOps.js';
 import { quoteIdentifier as qi } from '../../../src-shared/sql/quote.js';
 import { gdalDatasourceProblem } from '../../../src-shared/sql/checkQuery.js';
 import { BadInputError } from '../errors.js';
+import { gdal } from '../gdal.js';
+import { flatGeometryType } from '../geometryType.js';
 import { openSource } from '../openSource.js';
+import { geometryFor } from './geometryInput.js';
 import { assertNewField, checkedCalculation, converted, resolveField, targetCondition } from './editSql.js';
 import { rows as runRows, type Row } from './sqlExec.js';
 
@@ -35,6 +38,7 @@ class Reader {
   readonly table: string;
   readonly fid: string;
   private readonly native: boolean;
+  private readonly editType: number;
   constructor(
     private readonly ds: Dataset,
     readonly layer: Layer,
@@ -43,6 +47,18 @@ class Reader {
     this.table = qi(layer.name);
     this.native = ds.driver.description === 'GPKG';
     this.fid = this.native ? qi(layer.fidColumn || 'fid') : 'rowid';
+    const flat = flatGeometryType(layer.geomType);
+    // The working copy of a Shapefile takes the Multi type (workingCopy.ts): check against that.
+    this.editType =
+      ds.driver.description === 'ESRI Shapefile' && (flat === gdal.wkbPolygon || flat === gdal.wkbLineString)
+        ? flat === gdal.wkbPolygon
+          ? gdal.wkbMultiPolygon
+          : gdal.wkbMultiLineString
+        : layer.geomType;
+  }
+  /** Reads an input geometry as the edit will, so a bad one is refused before the dialog. */
+  geometry(input: GeometryInput, crs: 'EPSG:4326' | 'layer'): void {
+    geometryFor(this.layer, input, crs, this.editType);
   }
   rows(sql: string): Row[] {
     if (!this.native) {
@@ -75,6 +91,8 @@ function preview(r: Reader, op: EditOp): { sample: ChangeSample; notes: string[]
   );
   switch (op.kind) {
     case 'add_features': {
+      // Each geometry is read now (text, type, coordinates), so a bad one is refused before the dialog.
+      for (const f of op.features) if (f.geometry) r.geometry(f.geometry, op.crs);
       const keys = [...new Set(op.features.flatMap((f) => Object.keys(f.properties)))].map((k) => resolveField(r.fields, k));
       const columns = [...keys, 'geometry'];
       const lookup = (props: Record<string, Scalar>, field: string) =>
@@ -87,6 +105,7 @@ function preview(r: Reader, op: EditOp): { sample: ChangeSample; notes: string[]
       return { sample: { columns, rows, total: op.features.length }, notes: [] };
     }
     case 'update_features': {
+      if (op.geometry) r.geometry(op.geometry, op.crs);
       const condition = r.condition(op.target);
       const keys = Object.keys(op.set).map((k) => resolveField(r.fields, k));
       const values = Object.values(op.set);
