@@ -41,6 +41,7 @@ describe('conversations and skills in Chromium against the web host', { skip: !h
     const loadSkill = first!.tools!.find((t) => t.function.name === 'skills_load_skill')!;
     // The built-in skills, and the one the built-in terrain-hazard plugin brings.
     assert.deepEqual((loadSkill.function.parameters as { properties: { name: { enum: string[] } } }).properties.name.enum, [
+      'editing',
       'inspect',
       'landslide-susceptibility',
       'layers',

@@ -50,7 +50,9 @@ export function languagePolicy(language: string): string {
 
 export function skillCatalogueText(catalogue: readonly CatalogueEntry[], preloaded: ReadonlySet<string>): string {
   if (catalogue.length === 0) return 'Skills: none available.';
-  const lines = catalogue.map((s) => `- ${s.name}${preloaded.has(s.name) ? ' (loaded)' : ''}: ${oneLine(s.description)}`);
+  // The loaded ones first: what the model already has, then what it may load.
+  const ordered = [...catalogue.filter((s) => preloaded.has(s.name)), ...catalogue.filter((s) => !preloaded.has(s.name))];
+  const lines = ordered.map((s) => `- ${s.name}${preloaded.has(s.name) ? ' (loaded)' : ''}: ${oneLine(s.description)}`);
   return `Skills (load with skills_load_skill):\n${lines.join('\n')}`;
 }
 

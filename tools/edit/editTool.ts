@@ -2,9 +2,30 @@ import type { z } from 'zod';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import { layerSource } from '../../src-shared/domain/source.js';
 import type { EditOp } from '../../src-shared/edit/editOps.js';
+import type { GdalHandle } from '../../src-shared/tools/handles.js';
+import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import type { Safety, ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { applyOp, editableLayer, whereItGoes } from './editSession.js';
+
+/**
+ * The read-only preview. What it refuses — an unknown field, a filter or expression outside the
+ * allow-list, a geometry of the wrong kind — is the arguments' fault: `invalid_params`, so the
+ * model fixes the call (a crashed worker stays a retryable `handler_error`).
+ */
+async function preview(gdal: GdalHandle, source: string, op: EditOp, signal: AbortSignal) {
+  try {
+    return await gdal.call(
+      'edit.preview',
+      { source, op },
+      { signal, hint: 'Fix the arguments as the message says; inspect_layer_info lists the fields.' },
+    );
+  } catch (err) {
+    if (err instanceof ToolFailure && err.code === 'handler_error' && !err.retryable)
+      throw new ToolFailure('invalid_params', err.message, false, err.hint);
+    throw err;
+  }
+}
 
 /** Deleting more features than this asks as destructive: always, never remembered. */
 export const DESTRUCTIVE_DELETE_ABOVE = 10;
@@ -47,7 +68,7 @@ export function defineEditTool<S extends z.ZodObject<{ layer: z.ZodString }>>(
     async prepare(args, { handles, signal }) {
       const layer = editableLayer(handles.project, args.layer);
       const op = spec.op(args, layer);
-      const { sample, notes } = await handles.gdal.call('edit.preview', { source: layerSource(layer), op }, { signal });
+      const { sample, notes } = await preview(handles.gdal, layerSource(layer), op, signal);
       return {
         args,
         preview: { ...whereItGoes(layer), rows: sample.total, ...(notes.length ? { warning: notes.join(' ') } : {}) },
