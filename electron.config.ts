@@ -85,12 +85,21 @@ export const app = {
   files: ['package.json', 'dist/**', 'assets/**', 'skills/**', 'plugins/**', '.electron-native/**'],
   /** Native code cannot be loaded from inside an asar archive. */
   // The plugin host and code.run_js's two children run as plain Node programs (and under bubblewrap): real files.
+  // So does the GIS worker (a utility process that hands paths to GDAL); it is a `.js` ES module, so
+  // package.json ("type": "module") sits beside it. assets/, skills/ and plugins/ are watched, bound
+  // into sandboxes and read by GDAL: real folders too (src-main/hosts/electron/appPaths.ts). The
+  // packages those processes import are added by electron-builder.config.ts.
   asarUnpack: [
     '.electron-native/**',
     'node_modules/better-sqlite3/**',
     'node_modules/gdal-async/**',
+    'package.json',
+    'dist/main/gis-worker.js',
     'dist/main/plugin-host.mjs',
     'dist/main/code-host.mjs',
     'dist/main/gdal-broker.mjs',
+    'assets/**',
+    'skills/**',
+    'plugins/**',
   ],
 };

@@ -17,7 +17,7 @@ const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns 
 const noGdal = { group: ['gdal-async', 'gdal-async/*'], message: 'Only the GIS worker (src-main/gis-worker) may import gdal-async.' };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.electron-native/**', 'e2e/screenshots/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.electron-native/**', 'e2e/screenshots/**', 'release/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -7,6 +7,11 @@
  * (bridgeKeys.test.ts), so it runs everywhere with `npm test`.
  *
  *   npm run build && node --import tsx --test e2e/electron/app.electron.spec.ts
+ *
+ * With MAPWRIGHT_E2E_ELECTRON_APP set to a packed app's executable (e.g.
+ * release/linux-unpacked/mapwright from `electron-builder --dir`), the same test runs against
+ * the package instead: its own app.asar, unpacked worker and native modules (the release
+ * workflow does this; see README "Packages").
  */
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -32,16 +37,19 @@ function electronExecutable(): string | undefined {
   return existsSync(executable) ? executable : undefined;
 }
 
-const executablePath = electronExecutable();
+const packagedApp = process.env.MAPWRIGHT_E2E_ELECTRON_APP ? path.resolve(process.env.MAPWRIGHT_E2E_ELECTRON_APP) : undefined;
+const executablePath = packagedApp ?? electronExecutable();
 const skip = !executablePath
   ? 'no Electron runtime binary in node_modules/electron/dist (cannot be downloaded here); the web-host e2e specs cover the app'
-  : process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY
-    ? 'no display for Electron; run under xvfb-run'
-    : false;
+  : packagedApp && !existsSync(packagedApp)
+    ? `MAPWRIGHT_E2E_ELECTRON_APP=${packagedApp} does not exist`
+    : process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY
+      ? 'no display for Electron; run under xvfb-run'
+      : false;
 
 test('Electron: the app shows the map and answers a chat message', { skip, timeout: 120_000 }, async (t) => {
   assert.ok(executablePath);
-  assert.ok(existsSync(mainBundle), `${mainBundle} is missing: run npm run build first`);
+  if (!packagedApp) assert.ok(existsSync(mainBundle), `${mainBundle} is missing: run npm run build first`);
 
   const home = mkdtempSync(path.join(tmpdir(), 'mapwright-electron-'));
   const model = await startScriptedModelServer();
@@ -49,8 +57,9 @@ test('Electron: the app shows the map and answers a chat message', { skip, timeo
   const app = await _electron.launch({
     executablePath,
     // Software WebGL, so MapLibre renders without a GPU (as in the web-host specs).
-    args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', mainBundle],
-    cwd: repoRoot,
+    // A packed app starts its own main from app.asar; the checkout's runtime is given the bundle.
+    args: ['--use-angle=swiftshader', '--enable-unsafe-swiftshader', ...(packagedApp ? [] : [mainBundle])],
+    cwd: packagedApp ? path.dirname(packagedApp) : repoRoot,
     env: {
       ...(process.env as Record<string, string>),
       MAPWRIGHT_HOME: home,
