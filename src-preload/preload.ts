@@ -7,7 +7,7 @@
  * Bundled to CommonJS on its own: a sandboxed preload may only `require('electron')`, so
  * this file imports the zod-free name lists, never the contract.
  */
-import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
+import { contextBridge, ipcRenderer, webUtils, type IpcRendererEvent } from 'electron';
 import { EVENT_NAMES, METHOD_NAMES, type EventName } from '../src-shared/bridge/names.js';
 import type { PreloadApi } from './preloadApi.js';
 
@@ -27,6 +27,9 @@ function on(name: EventName, listener: (payload: unknown) => void): () => void {
 
 const methods = Object.fromEntries(METHOD_NAMES.map((name) => [name, (params: unknown) => ipcRenderer.invoke(name, params)]));
 
-const api = { ...methods, on } as PreloadApi;
+// Drag-and-drop of files onto the map (issue #15): only a file the person dropped has a path.
+const pathForFile = (file: File): string => webUtils.getPathForFile(file);
+
+const api = { ...methods, on, pathForFile } as PreloadApi;
 
 contextBridge.exposeInMainWorld('mapwright', api);

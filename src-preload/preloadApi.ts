@@ -10,6 +10,11 @@ export type PreloadApi = {
   [M in MethodName]: (params: unknown) => Promise<unknown>;
 } & {
   on(name: EventName, listener: (payload: unknown) => void): () => void;
+  /**
+   * The real path of a file dropped on the page (Electron's `webUtils.getPathForFile`), '' for
+   * a File the page made itself. The renderer sends it as typed input: main still asks.
+   */
+  pathForFile(file: File): string;
 };
 
 export type { BridgeClient };

@@ -9,6 +9,7 @@ import { MapView } from './components/MapView.js';
 import { PluginsPanel } from './components/PluginsPanel.js';
 import { SettingsPanel } from './components/SettingsPanel.js';
 import { StatusBar } from './components/StatusBar.js';
+import { StylePanel } from './components/StylePanel.js';
 import { useLayerRemovalCleanup } from './store/useLayerRemovalCleanup.js';
 
 /** Layout only: each region subscribes to the store itself. */
@@ -18,6 +19,7 @@ export function App() {
     <div className="app">
       <div className="app__main">
         <LayerPanel />
+        <StylePanel />
         <div className="map-area">
           <div className="map-area__map">
             <MapView />

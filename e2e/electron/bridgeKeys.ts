@@ -8,10 +8,11 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 
 /**
  * The keys `window.mapwright` must have, from the bridge contract: one function per contract
- * method (named after it) and `on` for the events — never a generic invoke.
+ * method (named after it), `on` for the events and `pathForFile` for dropped files — never a
+ * generic invoke.
  */
 export function expectedBridgeKeys(): string[] {
-  return [...Object.keys(methods), 'on'].sort();
+  return [...Object.keys(methods), 'on', 'pathForFile'].sort();
 }
 
 /**

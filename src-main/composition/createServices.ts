@@ -16,6 +16,7 @@ import { TileCache } from './tileCache.js';
 import { composedTools } from './composedTools.js';
 import { createToolHost } from './createToolHost.js';
 import { createAttributeHandlers } from './attributeHandlers.js';
+import { createFileHandlers } from '../files/fileHandlers.js';
 import type { Services, ServicesOptions } from './services.js';
 import { PluginChoices } from '../plugins/pluginChoices.js';
 import { PluginHost } from '../plugins/pluginHost.js';
@@ -77,6 +78,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
       }),
     ],
     pinsFor: (conversationId) => (conversationId ? store.pluginPins.of(conversationId) : new Map()),
+    // Late-bound: the recent files live in the app settings file, opened with the model layer below.
+    audited: (entry) => files.noteAudited(entry),
   });
   // Plugins become tools of the same registry, hot; the person's private files stay hidden
   // from their commands (the sandbox masks them), the outputs and the sources stay readable.
@@ -132,6 +135,14 @@ export async function createServices(options: ServicesOptions): Promise<Services
     secrets: options.secretStore,
     sqliteNativeBinding: options.sqliteNativeBinding,
   });
+  // Adding data without the chat (issue #15): folder browser, recent files, open dialog, drops.
+  const files = createFileHandlers({
+    isPrivate: (path) => privatePaths.isPrivate(path),
+    recent: models.recentFiles,
+    runForPerson: (entry, params) => tools.runForPerson(entry, params),
+    outputsDir: () => outputsDirOf(store.info.path),
+    ...(options.chooseFiles ? { chooseFiles: options.chooseFiles } : {}),
+  });
   runner = new AgentRunner({
     store,
     registry: tools.registry,
@@ -178,8 +189,11 @@ export async function createServices(options: ServicesOptions): Promise<Services
     ...conversations.handlers,
     ...models.handlers,
     ...createAttributeHandlers(store, worker, egress),
+    ...files.handlers,
     'plugins/list': async () => ({ plugins: plugins.list() }),
     'annotations/list': async () => ({ annotations: store.annotations.list() }),
+    // The coordinate readout's CRS definitions (the renderer caches them): GDAL's PROJ database.
+    'crs/definition': async ({ epsg }) => worker.call('crs.definition', { epsg }),
     'plugins/set-enabled': async ({ namespace, enabled }) => {
       if (!plugins.list().some((p) => p.namespace === namespace)) throw new Error(`No plugin '${namespace}' is installed`);
       pluginChoices.setEnabled(namespace, enabled);
@@ -214,6 +228,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
       return methods[name].result.parse(await handler(parsed.data));
     },
     runForPerson: (entry, params) => tools.runForPerson(entry, params),
+    importFile: (req) => files.importFile(req),
     // Rendered tiles outlive the process in <home>/cache/tiles (keyed by source identity and style).
     serveData: createDataRoutes(
       store,

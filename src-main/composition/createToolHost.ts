@@ -6,6 +6,7 @@ import type { CommandDefinition, ToolDefinition } from '../../src-shared/tools/t
 import { builtInTools } from '../../tools/index.js';
 import type { EgressGate } from '../net/egressGate.js';
 import type { PrivatePaths } from '../security/privatePaths.js';
+import type { NewAuditEntry } from '../store/auditRepo.js';
 import type { ProjectStore } from '../store/projectStore.js';
 import { ApprovalBroker } from '../tool-host/approvalBroker.js';
 import { buildCommands, undoState } from '../tool-host/commands.js';
@@ -31,6 +32,8 @@ export interface ToolHostDeps {
   extraTools?: readonly ToolDefinition[];
   /** The plugin versions a conversation is pinned to (read only here: a turn request pins them). */
   pinsFor?(conversationId: string | null): ReadonlyMap<string, string>;
+  /** Told of every audited call after it is written (recent files follow `layers.load`, issue #15). */
+  audited?(entry: NewAuditEntry): void;
 }
 
 /**
@@ -57,7 +60,10 @@ export function createToolHost(d: ToolHostDeps) {
 
   const dispatcher = new ToolDispatcher(registry, handles, approvals, {
     policy: () => policy.get(),
-    audit: (entry) => store.audit.add(entry),
+    audit: (entry) => {
+      store.audit.add(entry);
+      d.audited?.(entry);
+    },
     snapshot: (info) => {
       const id = store.snapshots.take(info);
       announceUndo();

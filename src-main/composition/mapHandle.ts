@@ -3,9 +3,14 @@ import { z } from 'zod';
 import type { Emit } from '../../src-shared/bridge/contract.js';
 import { BBox } from '../../src-shared/domain/layer.js';
 import { MapSelection } from '../../src-shared/domain/mapSelection.js';
+import { PrintedPage } from '../../src-shared/domain/printLayout.js';
 import type { MapHandle, ProjectHandle } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
+import { buildLayoutPdf } from '../print/layoutPdf.js';
 import type { RendererQueries } from '../tool-host/rendererQueries.js';
+
+/** Composing a page waits for the map to settle (up to 3 s) and redraws it sharper: more than a plain question's 5 s. */
+const PRINT_TIMEOUT_MS = 25_000;
 
 const View = z.object({
   center: z.tuple([z.number(), z.number()]),
@@ -31,6 +36,15 @@ export function createMapHandle(emit: Emit, queries: RendererQueries, project: P
       const path = project.outputPath('map-screenshot', 'png');
       await writeFile(path, Buffer.from(answer.data.dataUrl.slice('data:image/png;base64,'.length), 'base64'));
       return { path, width: answer.data.width, height: answer.data.height };
+    },
+    async exportLayout({ format, ...spec }, signal) {
+      const answer = PrintedPage.safeParse(await queries.ask('print_layout', signal, { print: spec, timeoutMs: PRINT_TIMEOUT_MS }));
+      if (!answer.success) throw new ToolFailure('handler_error', 'The map sent a malformed print page', true);
+      const { dataUrl, width, height, dpi } = answer.data;
+      const png = Buffer.from(dataUrl.slice('data:image/png;base64,'.length), 'base64');
+      const path = project.outputPath(spec.title.trim() || 'map-layout', format);
+      await writeFile(path, format === 'pdf' ? await buildLayoutPdf({ spec, png }) : png);
+      return { path, width, height, pages: 1, dpi };
     },
     async selection(signal) {
       const answer = MapSelection.safeParse(await queries.ask('selection', signal));

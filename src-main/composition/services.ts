@@ -28,6 +28,8 @@ export interface ServicesOptions {
   allowedOrigins?: ReadonlySet<string>;
   /** How the plugin host of module plugins is started: Electron gives itself with runAsNode; the web host, Node. */
   pluginRuntime?: Omit<PluginRuntime, 'hostEntry'>;
+  /** The host's native open dialog (Electron): absolute paths the person picked, none if cancelled. */
+  chooseFiles?: () => Promise<string[]>;
 }
 
 /** An HTTP-like answer for the data routes, shared by the web host and the Electron protocol. */
@@ -60,6 +62,15 @@ export interface Services {
   serveData(path: string, request?: DataRequest): Promise<DataResponse>;
   /** Main's own way to run a tool as the person (never reachable from the renderer). */
   runForPerson(entry: string, params: Record<string, unknown>): Promise<ToolResult>;
+  /**
+   * Stores a file dropped on the map (web host: bytes, no path) in the outputs folder's
+   * `imports/`; `batch` groups the files of one drop. The token loads it with `files/load`.
+   */
+  importFile?(req: {
+    batch?: string;
+    name: string;
+    body: AsyncIterable<Uint8Array>;
+  }): Promise<{ batch: string; name: string; token: string }>;
   /** Register a renderer connection's push channel; returns the unsubscribe. */
   connect(emit: Emit): () => void;
   close(): Promise<void>;

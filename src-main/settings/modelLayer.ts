@@ -5,6 +5,7 @@ import { fileSecretStore, type SecretStore } from './secretStore.js';
 import { createSettingsHandlers, type SettingsHandlers } from './settingsHandlers.js';
 import { createSettingsStore } from './settingsService.js';
 import { createDisplaySettings, type DisplaySettingsStore } from './displaySettings.js';
+import { createRecentFiles, type RecentFiles } from '../files/recentFiles.js';
 
 /**
  * Everything about the model that the composition root wires: the app settings file, the
@@ -16,6 +17,8 @@ export interface ModelLayer {
   handlers: SettingsHandlers;
   /** The display settings (online basemap), kept in the same app settings file. */
   display: DisplaySettingsStore;
+  /** The person's recent files (issue #15), in the same app settings file. */
+  recentFiles: RecentFiles;
   close(): void;
 }
 
@@ -41,6 +44,7 @@ export function createModelLayer(options: ModelLayerOptions): ModelLayer {
   return {
     provider,
     display,
+    recentFiles: createRecentFiles(db),
     handlers: createSettingsHandlers({ store, provider, emit: options.emit, display }),
     close: () => db.close(),
   };

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Emit } from '../../src-shared/bridge/contract.js';
 import type { RendererQueryKind } from '../../src-shared/bridge/toolLayerContract.js';
+import type { PrintSpec } from '../../src-shared/domain/printLayout.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 
 interface Waiting {
@@ -21,8 +22,13 @@ export class RendererQueries {
     private readonly timeoutMs = 5000,
   ) {}
 
-  ask(kind: RendererQueryKind, signal: AbortSignal): Promise<unknown> {
+  /**
+   * `print` travels with a `print_layout` question; `timeoutMs` lets a slow answer (composing
+   * a page waits for the map to settle) have longer than the default.
+   */
+  ask(kind: RendererQueryKind, signal: AbortSignal, options: { print?: PrintSpec; timeoutMs?: number } = {}): Promise<unknown> {
     const queryId = randomUUID();
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     return new Promise<unknown>((resolve, reject) => {
       const done = () => {
         clearTimeout(timer);
@@ -31,8 +37,8 @@ export class RendererQueries {
       };
       const timer = setTimeout(() => {
         done();
-        reject(new ToolFailure('timeout', `The map did not answer within ${this.timeoutMs / 1000} s (is a window open?)`, true));
-      }, this.timeoutMs);
+        reject(new ToolFailure('timeout', `The map did not answer within ${timeoutMs / 1000} s (is a window open?)`, true));
+      }, timeoutMs);
       const onAbort = () => {
         done();
         reject(new ToolFailure('cancelled', 'Stopped', false));
@@ -42,7 +48,7 @@ export class RendererQueries {
         resolve: (v) => (done(), resolve(v)),
         reject: (e) => (done(), reject(e)),
       });
-      this.emit('renderer/query-requested', { queryId, kind });
+      this.emit('renderer/query-requested', { queryId, kind, ...(options.print ? { print: options.print } : {}) });
     });
   }
 

@@ -21,3 +21,23 @@ export function useEntryTrigger(): (entry: string, params: Record<string, unknow
     [bridge],
   );
 }
+
+/** What an entry run as the user came back with: its data, or a message to show. */
+export type EntryOutcome = { ok: true; data: unknown } | { ok: false; message: string };
+
+/** Like `useEntryTrigger`, for a control that shows what the entry returned (the Export dialog's saved path). */
+export function useEntryRun(): (entry: string, params: Record<string, unknown>) => Promise<EntryOutcome> {
+  const bridge = useBridge();
+  return useCallback(
+    async (entry, params) => {
+      try {
+        const result = await bridge.call('entries/trigger', { entry, params });
+        if (result.ok) return { ok: true, data: result.data };
+        return { ok: false, message: result.error.hint ? `${result.error.message} ${result.error.hint}` : result.error.message };
+      } catch (error) {
+        return { ok: false, message: error instanceof Error ? error.message : String(error) };
+      }
+    },
+    [bridge],
+  );
+}

@@ -1,5 +1,6 @@
 import { selectLayersTopFirst } from '../store/slices/layersSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
+import { AddDataButton } from './AddDataButton.js';
 import { LayerPanelItem } from './LayerPanelItem.js';
 import { UndoButtons } from './UndoButtons.js';
 import { WebSourceAdd } from './WebSourceForm.js';
@@ -13,9 +14,12 @@ export function LayerPanel() {
         Layers <span className="panel-header__count">{layers.length || ''}</span>
       </header>
       <UndoButtons />
+      <div className="add-data-bar">
+        <AddDataButton />
+      </div>
       <WebSourceAdd />
       {layers.length === 0 ? (
-        <p className="layer-panel__empty">No layers yet. Ask the assistant to load a file, or add a web source.</p>
+        <p className="layer-panel__empty">No layers yet. Add data, drop files on the map, ask the assistant, or add a web source.</p>
       ) : (
         <ul className="layer-panel__list">
           {layers.map((layer, i) => (

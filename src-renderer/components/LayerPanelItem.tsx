@@ -4,6 +4,7 @@ import { layerSource } from '../../src-shared/domain/source.js';
 import { useEntryTrigger } from '../bridge/useEntryTrigger.js';
 import { attributeTableStore, useAttributeTable } from '../store/attributeTableStore.js';
 import { editSessionStore, useEditSession } from '../store/editSessionStore.js';
+import { stylePanelStore, useStylePanel } from '../store/stylePanelStore.js';
 import { LayerKindIcon } from './LayerKindIcon.js';
 import { useDisplayProblems } from '../store/displayProblemsStore.js';
 import { isTiledLayer, tiledLayerNote } from '../../src-shared/style/vectorTiles.js';
@@ -54,6 +55,7 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const tableOpen = useAttributeTable((s) => s.layerId === layer.id);
   const editTarget = useEditSession((s) => s.layerId === layer.id);
+  const styleOpen = useStylePanel((s) => s.layerId === layer.id);
   const problem = useDisplayProblems((s) => s.byLayer[layer.id] ?? null);
   const tiled = isTiledLayer(layer);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
@@ -116,44 +118,60 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
         >
           {layer.name}
         </button>
-        {layer.kind === 'vector' && (
+        {/* The actions sit close together so the layer's name keeps its room. */}
+        <span className="layer-item__actions">
+          {layer.kind === 'vector' && (
+            <button
+              type="button"
+              className={`icon-btn${editTarget ? ' icon-btn--on' : ''}`}
+              data-testid="layer-edit-toggle"
+              aria-pressed={editTarget}
+              onClick={() => void onEditToggle()}
+              aria-label={`${editTarget ? 'Stop editing' : 'Edit'} ${layer.name} on the map`}
+              title={editTarget ? 'Stop editing on the map' : 'Edit on the map (draw, reshape, delete)'}
+            >
+              ✎
+            </button>
+          )}
+          {layer.kind !== 'table' && (
+            <button
+              type="button"
+              className={`icon-btn${styleOpen ? ' icon-btn--on' : ''}`}
+              data-testid="layer-style-open"
+              aria-pressed={styleOpen}
+              onClick={() => (styleOpen ? stylePanelStore.getState().close() : stylePanelStore.getState().open(layer.id))}
+              aria-label={`${styleOpen ? 'Close' : 'Open'} the style panel of ${layer.name}`}
+              title={styleOpen ? 'Close the style panel' : 'Style: colours, classes, labels, opacity'}
+            >
+              ◐
+            </button>
+          )}
+          {layer.kind !== 'raster' && (
+            <button
+              type="button"
+              className={`icon-btn${tableOpen ? ' icon-btn--on' : ''}`}
+              data-testid="layer-open-table"
+              aria-pressed={tableOpen}
+              onClick={() => (tableOpen ? attributeTableStore.getState().close() : attributeTableStore.getState().open(layer.id))}
+              aria-label={`${tableOpen ? 'Close' : 'Open'} the attribute table of ${layer.name}`}
+              title={tableOpen ? 'Close the attribute table' : 'Open attribute table'}
+            >
+              ☷
+            </button>
+          )}
+          <MoveButton direction="up" disabled={isTop} onMove={(direction) => void act('layers.move', { direction })} />
+          <MoveButton direction="down" disabled={isBottom} onMove={(direction) => void act('layers.move', { direction })} />
           <button
             type="button"
-            className={`icon-btn${editTarget ? ' icon-btn--on' : ''}`}
-            data-testid="layer-edit-toggle"
-            aria-pressed={editTarget}
-            onClick={() => void onEditToggle()}
-            aria-label={`${editTarget ? 'Stop editing' : 'Edit'} ${layer.name} on the map`}
-            title={editTarget ? 'Stop editing on the map' : 'Edit on the map (draw, reshape, delete)'}
+            className="icon-btn icon-btn--danger"
+            data-testid="layer-remove"
+            onClick={() => void act('layers.remove')}
+            aria-label={`Remove ${layer.name}`}
+            title="Remove layer"
           >
-            ✎
+            ✕
           </button>
-        )}
-        {layer.kind !== 'raster' && (
-          <button
-            type="button"
-            className={`icon-btn${tableOpen ? ' icon-btn--on' : ''}`}
-            data-testid="layer-open-table"
-            aria-pressed={tableOpen}
-            onClick={() => (tableOpen ? attributeTableStore.getState().close() : attributeTableStore.getState().open(layer.id))}
-            aria-label={`${tableOpen ? 'Close' : 'Open'} the attribute table of ${layer.name}`}
-            title={tableOpen ? 'Close the attribute table' : 'Open attribute table'}
-          >
-            ☷
-          </button>
-        )}
-        <MoveButton direction="up" disabled={isTop} onMove={(direction) => void act('layers.move', { direction })} />
-        <MoveButton direction="down" disabled={isBottom} onMove={(direction) => void act('layers.move', { direction })} />
-        <button
-          type="button"
-          className="icon-btn icon-btn--danger"
-          data-testid="layer-remove"
-          onClick={() => void act('layers.remove')}
-          aria-label={`Remove ${layer.name}`}
-          title="Remove layer"
-        >
-          ✕
-        </button>
+        </span>
       </div>
       <div className="layer-item__meta">
         {layer.editing && (

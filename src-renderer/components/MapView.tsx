@@ -5,9 +5,12 @@ import { buildBasemapStyle } from '../../src-shared/style/basemapStyle.js';
 import { fittableBounds, unionExtent } from '../map/bbox.js';
 import { dataUrls } from '../map/dataUrls.js';
 import { useEditDrawing } from '../edit/useEditDrawing.js';
+import { useFileDrop } from '../map/useFileDrop.js';
 import { useFitRequests } from '../map/useFitRequests.js';
 import { useLayerSync } from '../map/useLayerSync.js';
+import { useCursorPosition } from '../map/useCursorPosition.js';
 import { useMapSelection } from '../map/useMapSelection.js';
+import { useMeasureTool } from '../map/useMeasureTool.js';
 import { useOnlineBasemap } from '../map/useOnlineBasemap.js';
 import { useAnnotationLayers } from '../map/useAnnotationLayers.js';
 import { useDisplayProblemWatch } from '../map/useDisplayProblemWatch.js';
@@ -19,6 +22,7 @@ import { selectLayers } from '../store/slices/layersSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import { EditToolbar } from './EditToolbar.js';
 import { IdentifyPopup } from './IdentifyPopup.js';
+import { MeasureControl } from './MeasureControl.js';
 
 type TestHandle = { __mapwright?: { map: MapLibreMap } };
 
@@ -36,7 +40,8 @@ function initialView(layers: readonly Layer[]): Partial<MapOptions> {
  * `useFitRequests`; `useRendererQueries` answers main's questions about the view. Selection
  * (click, shift-drag box, Escape) and identify come from `useMapSelection`, the highlight from
  * `useSelectionHighlight`, the person's editing (drawing, reshaping) from `useEditDrawing` with
- * its toolbar. For end-to-end tests it marks the container with `data-map-loaded` and
+ * its toolbar, measuring from `useMeasureTool` with its control; `useCursorPosition` feeds the
+ * status bar's coordinate readout. For end-to-end tests it marks the container with `data-map-loaded` and
  * `data-map-idle-seq` and exposes the instance as `window.__mapwright.map`.
  */
 export function MapView() {
@@ -97,16 +102,23 @@ export function MapView() {
   useAnnotationLayers(map, layers);
   // The person's editing (issue #14): its sketch is raised last, above the highlight.
   const editing = useEditDrawing(map, layers);
+  // The measure tool (issue #15): its drawing goes above everything, even the sketch.
+  useMeasureTool(map, layers);
+  useCursorPosition(map);
   useMapSelection(map);
   useDisplayProblemWatch(map);
   useRendererQueries(map);
+  // Files dropped on the map become layers (issue #15): its overlay and error go over the map.
+  const fileDrop = useFileDrop(containerRef);
 
   return (
     <div className="map-pane">
       <div className="map-container" ref={containerRef} data-testid="map" />
       {!urls && <div className="map-placeholder">Connecting…</div>}
       <IdentifyPopup map={map} />
+      {fileDrop}
       <EditToolbar drawing={editing} />
+      <MeasureControl />
     </div>
   );
 }

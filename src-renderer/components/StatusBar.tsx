@@ -4,6 +4,8 @@ import { selectConnection, selectLoadError, selectModel, selectProjectName } fro
 import { selectRunStatus } from '../store/slices/runSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import { AuditOpenButton } from './AuditPanel.js';
+import { ExportControl } from './ExportDialog.js';
+import { CoordinateReadout } from './CoordinateReadout.js';
 import { ModeSelect } from './ModeSelect.js';
 import { PluginsOpenButton } from './PluginsPanel.js';
 import { SettingsOpenButton } from './SettingsPanel.js';
@@ -22,7 +24,7 @@ const CONNECTION_LABELS: Record<ConnectionState, string> = {
   closed: 'Disconnected',
 };
 
-/** One line at the bottom: project, run, model, connection. */
+/** One line at the bottom: project, run, cursor coordinates, model, connection. */
 export function StatusBar() {
   const model = useAppStore(selectModel);
   const runStatus = useAppStore(selectRunStatus);
@@ -44,6 +46,8 @@ export function StatusBar() {
         </span>
       )}
       <span className="status-bar__spacer" />
+      <CoordinateReadout />
+      <ExportControl />
       <ModeSelect />
       <AuditOpenButton />
       <PluginsOpenButton />

@@ -3,7 +3,7 @@ import { useEffect } from 'react';
 import { useBridge } from '../bridge/BridgeContext.js';
 import { appStore } from '../store/appStore.js';
 import { attributeTableStore } from '../store/attributeTableStore.js';
-import { editToolActive } from '../store/editSessionStore.js';
+import { mapToolActive } from './mapToolActive.js';
 import { identifyStore } from '../store/identifyStore.js';
 import { selectionStore } from '../store/selectionStore.js';
 import { attachBoxSelect, type ScreenPoint } from './boxSelect.js';
@@ -57,8 +57,8 @@ export function useMapSelection(map: MapLibreMap | null): void {
     const selection = () => selectionStore.getState();
 
     const onClick = (e: MapMouseEvent) => {
-      // A drawing or reshaping tool owns the clicks (edit/useEditDrawing.ts): they place vertices.
-      if (editToolActive()) return;
+      // A drawing, reshaping or measuring tool owns the clicks: they place vertices.
+      if (mapToolActive()) return;
       const hits = featuresIn(map, { point: e.point });
       const top = hits[0];
       if (e.originalEvent.ctrlKey || e.originalEvent.metaKey) {
@@ -77,7 +77,7 @@ export function useMapSelection(map: MapLibreMap | null): void {
 
     const detachBox = attachBoxSelect(map, {
       onBox: (a, b, additive) => {
-        if (editToolActive()) return;
+        if (mapToolActive()) return;
         const hits = featuresIn(map, { box: [a, b] });
         const target = boxSelectionTarget(hits, [attributeTableStore.getState().layerId, selection().layerId]);
         if (!target) {
@@ -88,7 +88,7 @@ export function useMapSelection(map: MapLibreMap | null): void {
         else selection().select(target.layerId, target.fids, 'map');
       },
       onShiftClick: (point) => {
-        if (editToolActive()) return;
+        if (mapToolActive()) return;
         const top = featuresIn(map, { point })[0];
         if (top) selection().add(top.layerId, [top.fids[0]!], 'map');
       },

@@ -5,6 +5,7 @@ import { reportSelection } from '../../src-shared/domain/mapSelection.js';
 import { useBridge } from '../bridge/BridgeContext.js';
 import type { RendererBridge } from '../bridge/bridgeTypes.js';
 import { selectionStore } from '../store/selectionStore.js';
+import { composePrint } from '../print/composePrint.js';
 import { captureScreenshot, describeView } from './rendererQueries.js';
 
 /** Main gives the renderer 5 s to answer; a map still loading tiles after 3 s is shot as it is. */
@@ -14,7 +15,7 @@ const WS_MAX_DATA_URL = 1_000_000;
 
 type Query = EventPayload<'renderer/query-requested'>;
 
-async function valueOf(bridge: RendererBridge, map: MapLibreMap | null, kind: Query['kind']): Promise<unknown> {
+async function valueOf(bridge: RendererBridge, map: MapLibreMap | null, { kind, print }: Query): Promise<unknown> {
   // The selection lives in its own store: it can be answered before the map has loaded.
   if (kind === 'selection') {
     const { layerId, fids } = selectionStore.getState();
@@ -23,13 +24,18 @@ async function valueOf(bridge: RendererBridge, map: MapLibreMap | null, kind: Qu
   if (!map) throw new Error('The map is not ready yet');
   if (kind === 'current_view') return describeView(map);
   const maxChars = bridge.transport === 'websocket' ? WS_MAX_DATA_URL : Number.POSITIVE_INFINITY;
+  if (kind === 'print_layout') {
+    if (!print) throw new Error('No page was asked for');
+    return composePrint(map, print, { idleCapMs: IDLE_CAP_MS, maxChars });
+  }
   return captureScreenshot(map, { idleCapMs: IDLE_CAP_MS, maxChars });
 }
 
-async function answer(bridge: RendererBridge, map: MapLibreMap | null, { queryId, kind }: Query): Promise<void> {
+async function answer(bridge: RendererBridge, map: MapLibreMap | null, query: Query): Promise<void> {
+  const { queryId } = query;
   let reply: { ok: true; value: unknown } | { ok: false; error: string };
   try {
-    reply = { ok: true, value: await valueOf(bridge, map, kind) };
+    reply = { ok: true, value: await valueOf(bridge, map, query) };
   } catch (error) {
     reply = { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
@@ -43,7 +49,7 @@ async function answer(bridge: RendererBridge, map: MapLibreMap | null, { queryId
 
 /**
  * Answers main's questions about the map (`exec: renderer` tools: current view, screenshot,
- * selection).
+ * selection, a print page).
  * Used by MapView, the map's owner; before the map exists it answers with a readable error
  * rather than letting main time out.
  */

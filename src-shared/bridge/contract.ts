@@ -9,6 +9,8 @@ import { toolLayerEvents, toolLayerMethods } from './toolLayerContract.js';
 import { attributeMethods } from './attributeContract.js';
 import { pluginEvents, pluginMethods } from './pluginContract.js';
 import { annotationEvents, annotationMethods } from './annotationContract.js';
+import { filesMethods } from './filesContract.js';
+import { crsMethods } from './crsContract.js';
 
 /**
  * The one contract between the renderer and main (DESIGN §1). Main parses every request
@@ -67,6 +69,8 @@ export const methods = {
   ...attributeMethods,
   ...pluginMethods,
   ...annotationMethods,
+  ...filesMethods,
+  ...crsMethods,
 } satisfies Record<MethodName, { params: z.ZodType; result: z.ZodType }>;
 
 export const events = {

@@ -30,6 +30,10 @@ const ATTRIBUTE_METHODS = ['layers/rows', 'layers/features', 'layers/select-ids'
 const PLUGIN_METHODS = ['plugins/list', 'plugins/set-enabled', 'plugins/mark-read-only'] as const;
 /** The annotation layer (annotationContract.ts). */
 const ANNOTATION_METHODS = ['annotations/list'] as const;
+/** Adding data without the chat: folder browser, recent files, open dialog (filesContract.ts). */
+const FILES_METHODS = ['files/list', 'files/recent', 'files/choose', 'files/load'] as const;
+/** CRS definitions for the coordinate readout (crsContract.ts). */
+const CRS_METHODS = ['crs/definition'] as const;
 
 export const METHOD_NAMES = [
   ...CORE_METHODS,
@@ -39,6 +43,8 @@ export const METHOD_NAMES = [
   ...ATTRIBUTE_METHODS,
   ...PLUGIN_METHODS,
   ...ANNOTATION_METHODS,
+  ...FILES_METHODS,
+  ...CRS_METHODS,
 ] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];
 

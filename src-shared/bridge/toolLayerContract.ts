@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PrintSpec } from '../domain/printLayout.js';
 import { AuditEntryView, PolicyState, UndoState } from '../domain/toolLayer.js';
 
 /**
@@ -6,8 +7,11 @@ import { AuditEntryView, PolicyState, UndoState } from '../domain/toolLayer.js';
  * the audit log, approval policy and undo state. The GUI's actions (undo, revert, mode) are
  * Commands run through `entries/trigger`, not methods here.
  */
-/** Questions main asks the renderer for `exec: renderer` tools (the map's view, a screenshot, the selection). */
-export const RendererQueryKind = z.enum(['current_view', 'screenshot', 'selection']);
+/**
+ * Questions main asks the renderer for `exec: renderer` tools (the map's view, a screenshot,
+ * the selection, a composed print page).
+ */
+export const RendererQueryKind = z.enum(['current_view', 'screenshot', 'selection', 'print_layout']);
 export type RendererQueryKind = z.infer<typeof RendererQueryKind>;
 
 export const toolLayerMethods = {
@@ -40,5 +44,6 @@ export const toolLayerEvents = {
   'policy/changed': PolicyState,
   'undo/changed': UndoState,
   'tool/progress': z.object({ callId: z.string(), fraction: z.number(), message: z.string() }),
-  'renderer/query-requested': z.object({ queryId: z.string(), kind: RendererQueryKind }),
+  /** `print` is the page to compose, present for `print_layout` only. */
+  'renderer/query-requested': z.object({ queryId: z.string(), kind: RendererQueryKind, print: PrintSpec.optional() }),
 } satisfies Record<string, z.ZodType>;

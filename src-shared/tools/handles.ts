@@ -1,6 +1,7 @@
 import type { Annotation, AnnotationGeometry } from '../domain/annotation.js';
 import type { BBox, Layer, LayerInfo } from '../domain/layer.js';
 import type { MapSelection } from '../domain/mapSelection.js';
+import type { PrintSpec } from '../domain/printLayout.js';
 import type { LayerStyle } from '../style/styleModel.js';
 import type { CallParams, CallResult, WorkerCallName } from '../worker/workerCalls.js';
 
@@ -21,7 +22,7 @@ export interface ProjectHandle {
   updateLayer(id: string, patch: Partial<Pick<Layer, 'name' | 'visible' | 'opacity' | 'style'>>): Layer;
   moveLayer(id: string, toOrder: number): Layer[];
   /** A new, unused file path in the project's outputs folder (never a source file). */
-  outputPath(baseName: string, extension: 'gpkg' | 'tif' | 'png'): string;
+  outputPath(baseName: string, extension: 'gpkg' | 'tif' | 'png' | 'pdf'): string;
   /** Working copies, backups and the record of data changes (issue #14). */
   editing: EditingHandle;
   /** The annotation layer (issue #14); every change is announced to the map. */
@@ -84,6 +85,14 @@ export interface MapHandle {
   screenshot(signal: AbortSignal): Promise<{ path: string; width: number; height: number }>;
   /** What the person has selected (map or attribute table): one layer's feature ids, or nothing. */
   selection(signal: AbortSignal): Promise<MapSelection>;
+  /**
+   * A print layout of the map as shown (title, legend, scale bar, north arrow, attribution,
+   * date) composed by the renderer, saved in the outputs folder as a PNG or a one-page PDF.
+   */
+  exportLayout(
+    spec: PrintSpec & { format: 'pdf' | 'png' },
+    signal: AbortSignal,
+  ): Promise<{ path: string; width: number; height: number; pages: number; dpi: number }>;
 }
 
 export interface Handles {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { CRS_CALLS } from './crsCalls.js';
 import { DISPLAY_CALLS } from './displayCalls.js';
 import { EDIT_CALLS } from './editCalls.js';
 import { INSPECT_CALLS } from './inspectCalls.js';
@@ -19,6 +20,7 @@ export const WORKER_CALLS = {
   ...DISPLAY_CALLS,
   ...PROCESSING_CALLS,
   ...EDIT_CALLS,
+  ...CRS_CALLS,
 };
 
 export type WorkerCallName = keyof typeof WORKER_CALLS;

@@ -32,6 +32,8 @@ export const categorize = defineTool({
     ...SymbolParams,
   }),
   safety: 'write',
+  // The style panel runs it as the person (entries/trigger), audited and undoable like the model's call.
+  userVisible: true,
   exec: 'main',
   handles: ['project', 'gdal'],
   summary: (a) => `Colour ${a.layer} by ${a.field}`,

@@ -51,6 +51,8 @@ export const graduate = defineTool({
     ...SymbolParams,
   }),
   safety: 'write',
+  // The style panel runs it as the person (entries/trigger), audited and undoable like the model's call.
+  userVisible: true,
   exec: 'main',
   handles: ['project', 'gdal'],
   summary: (a) => `Colour ${a.layer} by ${a.field}: ${a.classes} ${a.method} classes, ${a.ramp}`,

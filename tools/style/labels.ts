@@ -29,6 +29,8 @@ export const labels = defineTool({
     remove: z.boolean().default(false).describe('true: remove the labels instead'),
   }),
   safety: 'write',
+  // The style panel runs it as the person (entries/trigger), audited and undoable like the model's call.
+  userVisible: true,
   exec: 'main',
   handles: ['project'],
   summary: (a) => (a.remove ? `Remove labels of ${a.layer}` : `Label ${a.layer} with ${a.text ?? a.field ?? '?'}`),

@@ -19,6 +19,8 @@ export const setSimpleStyle = defineTool({
     ...SymbolParams,
   }),
   safety: 'write',
+  // The style panel runs it as the person (entries/trigger), audited and undoable like the model's call.
+  userVisible: true,
   exec: 'main',
   handles: ['project'],
   summary: (a) => `Colour ${a.layer}${a.fill ? ` ${a.fill}` : ''}`,

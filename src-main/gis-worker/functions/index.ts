@@ -1,4 +1,5 @@
 import type { WorkerCallName } from '../../../src-shared/worker/workerCalls.js';
+import { CRS_FUNCTIONS } from './crsFunctions.js';
 import { DISPLAY_FUNCTIONS, TABLE_FUNCTIONS } from './displayFunctions.js';
 import { EDIT_FUNCTIONS } from './editFunctions.js';
 import { INSPECT_FUNCTIONS } from './inspectFunctions.js';
@@ -19,4 +20,5 @@ export const WORKER_FUNCTIONS: { [F in WorkerCallName]: WorkerFunction<F> } = {
   ...TABLE_FUNCTIONS,
   ...PROCESSING_FUNCTIONS,
   ...EDIT_FUNCTIONS,
+  ...CRS_FUNCTIONS,
 };

@@ -15,6 +15,7 @@ import type { Services } from '../../composition/services.js';
 import { safeStorageSecretStore } from '../../settings/secretStore.js';
 import { appDataDir } from '../appDataDir.js';
 import { contentSecurityPolicy } from '../contentSecurityPolicy.js';
+import { appPaths } from './appPaths.js';
 import { connectPushEvents, registerIpc } from './ipcRouter.js';
 import { electronSqliteBinding } from './nativeBindings.js';
 import { utilityLauncher } from './utilityLauncher.js';
@@ -35,9 +36,11 @@ const DATA_ROUTES = ['data/', 'tiles/', 'assets/'];
 const CSP = contentSecurityPolicy(`${APP_SCHEME}:`);
 
 // This file runs as dist/main/electron-main.cjs (CommonJS, so __dirname exists): the app
-// root — the repository, or the packaged app — is two folders up.
+// root — the repository, or the packaged app's app.asar — is two folders up. Packaged, what
+// must be on the disk comes from app.asar.unpacked (appPaths.ts).
 const appRoot = path.resolve(__dirname, '..', '..');
-const rendererDir = path.join(appRoot, 'dist', 'renderer');
+const paths = appPaths(appRoot, app.isPackaged);
+const rendererDir = paths.rendererDir;
 
 // Before `ready`: every renderer sandboxed whatever its webPreferences say; the scheme's
 // privileges (windowSecurity.ts says why these and no others).
@@ -59,15 +62,22 @@ async function start(): Promise<void> {
   const services = await createServices({
     home: appDataDir(),
     host: 'electron',
-    launchWorker: utilityLauncher(path.join(appRoot, 'dist', 'main', 'gis-worker.js')),
+    launchWorker: utilityLauncher(paths.workerEntry),
     dataBase: APP_URL,
     dataQuery: '',
-    assetsDir: path.join(appRoot, 'assets'),
+    assetsDir: paths.assetsDir,
     sqliteNativeBinding: electronSqliteBinding(appRoot),
     // API keys encrypted with the OS keychain (safeStorage is usable once the app is ready).
     secretStore: safeStorageSecretStore(safeStorage, appDataDir()),
     // Module plugins' host is a Node program: Electron runs it as Node (ELECTRON_RUN_AS_NODE).
     pluginRuntime: { execPath: process.execPath, runAsNode: true },
+    // The toolbar's Add data (issue #15): a path picked here is the person's own, given to main.
+    chooseFiles: async () => {
+      const owner = BrowserWindow.getFocusedWindow();
+      const options: Electron.OpenDialogOptions = { title: 'Add data', properties: ['openFile', 'multiSelections'] };
+      const picked = owner ? await dialog.showOpenDialog(owner, options) : await dialog.showOpenDialog(options);
+      return picked.canceled ? [] : picked.filePaths;
+    },
   });
 
   protocol.handle(APP_SCHEME, (request) => serve(services, request));
@@ -88,7 +98,7 @@ async function start(): Promise<void> {
     width: 1280,
     height: 820,
     title: 'Mapwright',
-    webPreferences: windowSecurityOptions(path.join(appRoot, 'dist', 'preload', 'preload.cjs')),
+    webPreferences: windowSecurityOptions(paths.preload),
   });
   connectPushEvents(services, mainWindow.webContents, isTrustedFrame);
   await mainWindow.loadURL(`${APP_URL}index.html`);

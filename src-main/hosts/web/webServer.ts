@@ -10,6 +10,7 @@ import { WS_PATH, WsClientFrame, type WsServerFrame } from '../../../src-shared/
 import { etagMatches } from '../../composition/httpCaching.js';
 import type { Services } from '../../composition/services.js';
 import { contentSecurityPolicy } from '../contentSecurityPolicy.js';
+import { handleImport, IMPORT_PATH } from './importRoute.js';
 import { BodyCompressor, isCompressible, pickEncoding, StaticFiles, type Encoding } from './compression.js';
 
 const STATIC_TYPES: Record<string, string> = {
@@ -75,6 +76,14 @@ export async function startWebServer(opts: {
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = URL.canParse(req.url ?? '/', `http://127.0.0.1:${port}`) ? new URL(req.url ?? '/', `http://127.0.0.1:${port}`) : null;
     if (!url) return send(res, 400, 'text/plain', 'Bad request');
+    // Files dropped on the map arrive as bytes (issue #15): the one route that takes a body.
+    if (url.pathname === IMPORT_PATH && req.method === 'POST') {
+      if (!hasToken(url)) return send(res, 403, 'text/plain', 'Missing or wrong token');
+      const answer = await handleImport(req, url, origins, services!);
+      // A refused upload may still be sending: answer, then close rather than read the rest.
+      if (answer.status !== 200) res.setHeader('connection', 'close');
+      return send(res, answer.status, 'application/json', answer.body);
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'Method not allowed');
     const path = url.pathname;
     if (path === '/' || path === '/index.html') {

@@ -1,0 +1,142 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import type { Result } from '../../src-shared/bridge/contract.js';
+import { useBridge } from '../bridge/BridgeContext.js';
+import { useLoadFile } from '../files/useLoadFile.js';
+import { FileKindIcon } from './FileKindIcon.js';
+import { FolderBrowser, type FolderEntry, type FolderListing } from './FolderBrowser.js';
+import './AddDataDialog.css';
+
+type RecentFile = Result<'files/recent'>['files'][number];
+
+/** The file picked in the browser: its path as shown and the token main gave for it. */
+interface Picked {
+  name: string;
+  path: string;
+  token: string;
+}
+
+/**
+ * "Add data" without the chat (issue #15): a path field, a folder browser main lists from the
+ * person's home, and the recent files. A file picked in the browser or the recent list loads by
+ * main's token, without a dialog; a path typed (or edited) in the field is sent as text and
+ * main asks for it. Success closes the dialog; main's error stays under the field.
+ */
+export function AddDataDialog({ onClose }: { onClose(): void }) {
+  const bridge = useBridge();
+  const load = useLoadFile();
+  const [path, setPath] = useState('');
+  const [picked, setPicked] = useState<Picked | null>(null);
+  const [listing, setListing] = useState<FolderListing | null>(null);
+  const [recent, setRecent] = useState<RecentFile[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const open = useCallback(
+    async (dir?: string) => {
+      try {
+        setListing(await bridge.call('files/list', dir === undefined ? {} : { dir }));
+      } catch (err) {
+        setError(err instanceof Error ? err.message : String(err));
+      }
+    },
+    [bridge],
+  );
+
+  useEffect(() => {
+    void open();
+    bridge.call('files/recent', {}).then(
+      (r) => setRecent(r.files),
+      () => setRecent([]),
+    );
+  }, [bridge, open]);
+
+  async function run(action: () => Promise<string | null>) {
+    setBusy(true);
+    setError(null);
+    const message = await action();
+    setBusy(false);
+    if (message) setError(message);
+    else onClose();
+  }
+
+  function pick(entry: FolderEntry) {
+    if (!listing || !entry.token) return;
+    const p = { name: entry.name, path: `${listing.dir}/${entry.name}`, token: entry.token };
+    setPicked(p);
+    setPath(p.path);
+    setError(null);
+  }
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const text = path.trim();
+    if (!text) return setError('Type the path of a file, or pick one below.');
+    // Only the exact path main listed is trusted; anything typed or edited is asked for.
+    const token = picked && picked.path === text ? picked.token : null;
+    void run(() => (token ? load.byToken(token) : load.byPath(text)));
+  }
+
+  return (
+    <div className="add-data" role="dialog" aria-label="Add data" data-testid="add-data-dialog">
+      <header className="add-data__head">
+        <strong>Add data</strong>
+        <button type="button" className="icon-btn" aria-label="Close" data-testid="add-data-close" onClick={onClose}>
+          ✕
+        </button>
+      </header>
+      <form className="add-data__path" onSubmit={submit}>
+        <input
+          type="text"
+          data-testid="add-data-path"
+          value={path}
+          placeholder="/path/to/data.gpkg"
+          spellCheck={false}
+          autoFocus
+          onChange={(e) => {
+            setPath(e.target.value);
+            setError(null);
+          }}
+          disabled={busy}
+        />
+        <button type="submit" className="btn btn--small btn--primary" data-testid="add-data-submit" disabled={busy}>
+          {busy ? 'Loading…' : 'Load'}
+        </button>
+      </form>
+      {error && (
+        <div className="layer-item__error" role="alert" data-testid="add-data-error">
+          {error}
+        </div>
+      )}
+      <FolderBrowser
+        listing={listing}
+        selected={picked?.name ?? null}
+        onOpen={(dir) => void open(dir)}
+        onPick={pick}
+        onLoad={(entry) => entry.token && void run(() => load.byToken(entry.token!))}
+      />
+      {recent.length > 0 && (
+        <section className="add-data__recent">
+          <h4>Recent files</h4>
+          <ul data-testid="add-data-recent">
+            {recent.map((f) => (
+              <li key={f.path}>
+                <button
+                  type="button"
+                  className="add-data__entry"
+                  data-testid="add-data-recent-item"
+                  data-path={f.path}
+                  title={f.path}
+                  disabled={busy}
+                  onClick={() => void run(() => load.byToken(f.token))}
+                >
+                  <FileKindIcon kind="recent" />
+                  <span className="add-data__name">{f.name}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+    </div>
+  );
+}

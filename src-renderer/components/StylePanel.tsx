@@ -1,0 +1,146 @@
+import { useEffect, useState } from 'react';
+import type { Layer } from '../../src-shared/domain/layer.js';
+import { useEntryTrigger } from '../bridge/useEntryTrigger.js';
+import { selectLayers } from '../store/slices/layersSlice.js';
+import { stylePanelStore, useStylePanel } from '../store/stylePanelStore.js';
+import { useAppStore } from '../store/useAppStore.js';
+import {
+  applyPlan,
+  fieldsFor,
+  formFromLayer,
+  KEEP_LABELS,
+  STYLE_KINDS,
+  withKind,
+  type StyleForm,
+  type StyleKind,
+} from '../style/styleForm.js';
+import { StyleKindFields, StyleRow } from './StyleKindFields.js';
+import { StyleOpacity } from './StyleOpacity.js';
+import './StylePanel.css';
+
+const KIND_LABELS: Record<StyleKind, string> = {
+  simple: 'Single colour',
+  categorized: 'Categorized (unique values)',
+  graduated: 'Graduated (classes)',
+};
+
+/**
+ * The style panel: the style tools the assistant has, run as the person through
+ * `entries/trigger` (validated, audited and undoable in main like the model's calls). Docked
+ * beside the layer list, so the map's toolbar and the legend — which follows the change — stay
+ * in view.
+ */
+export function StylePanel() {
+  const layerId = useStylePanel((s) => s.layerId);
+  const layer = useAppStore((s) => (layerId ? (selectLayers(s).find((l) => l.id === layerId) ?? null) : null));
+  if (!layer) return null;
+  return <StylePanelBody key={layer.id} layer={layer} />;
+}
+
+function StylePanelBody({ layer }: { layer: Layer }) {
+  const trigger = useEntryTrigger();
+  const [form, setForm] = useState<StyleForm>(() => formFromLayer(layer));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  // The form follows the layer's saved style (an Apply, an Undo, the assistant's change).
+  const savedStyle = JSON.stringify(layer.style);
+  useEffect(() => setForm(formFromLayer(layer)), [savedStyle]);
+
+  async function run(entry: string, params: Record<string, unknown>): Promise<boolean> {
+    const message = await trigger(entry, params);
+    if (message) setError(message);
+    return !message;
+  }
+
+  async function apply() {
+    setError(null);
+    const plan = applyPlan(layer, form);
+    if ('problem' in plan) return setError(plan.problem);
+    setBusy(true);
+    // In order: a failed colouring leaves the labels alone.
+    for (const call of plan.calls) if (!(await run(call.entry, call.params))) break;
+    setBusy(false);
+  }
+
+  // A refusal speaks of the form as it was sent: once the person changes it, it goes.
+  const change = (next: Partial<StyleForm>) => {
+    setError(null);
+    setForm((f) => ({ ...f, ...next }));
+  };
+  const close = () => stylePanelStore.getState().close();
+  const header = (
+    <header className="style-panel__head">
+      <span className="style-panel__title" title={layer.name}>
+        Style · {layer.name}
+      </span>
+      <button type="button" className="icon-btn" data-testid="style-close" onClick={close} aria-label="Close the style panel" title="Close">
+        ✕
+      </button>
+    </header>
+  );
+
+  if (layer.kind !== 'vector') {
+    return (
+      <aside className="style-panel" data-testid="style-panel" data-layer-name={layer.name} aria-label={`Style of ${layer.name}`}>
+        {header}
+        <p className="style-panel__note">
+          {layer.kind === 'raster'
+            ? 'Raster styles (grey, pseudocolour, hillshade, RGB) are set by the assistant: ask it, e.g. “hillshade this DEM”.'
+            : 'A table has no geometry to style.'}
+        </p>
+        {layer.kind === 'raster' && <StyleOpacity layer={layer} run={async (e, p) => void (await run(e, p))} />}
+      </aside>
+    );
+  }
+
+  const replaces = !(STYLE_KINDS as readonly string[]).includes(layer.style.type);
+  const labelTemplate = 'labels' in layer.style ? layer.style.labels?.text : undefined;
+  return (
+    <aside className="style-panel" data-testid="style-panel" data-layer-name={layer.name} aria-label={`Style of ${layer.name}`}>
+      {header}
+      <form
+        className="style-panel__form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void apply();
+        }}
+      >
+        {replaces && <p className="style-panel__note">Drawn with a {layer.style.type} style set by the assistant; Apply replaces it.</p>}
+        <StyleRow label="Style">
+          <select data-testid="style-kind" value={form.kind} onChange={(e) => change(withKind(layer, form, e.target.value as StyleKind))}>
+            {STYLE_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {KIND_LABELS[k]}
+              </option>
+            ))}
+          </select>
+        </StyleRow>
+        <StyleKindFields layer={layer} form={form} onChange={change} />
+        <StyleRow label="Labels">
+          <select data-testid="style-label-field" value={form.labelField} onChange={(e) => change({ labelField: e.target.value })}>
+            <option value="">None</option>
+            {form.labelField === KEEP_LABELS && <option value={KEEP_LABELS}>Keep “{labelTemplate}”</option>}
+            {fieldsFor(layer, 'categorized').map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </select>
+        </StyleRow>
+        <div className="style-panel__actions">
+          <button type="submit" className="btn btn--primary" data-testid="style-apply" disabled={busy}>
+            {busy ? 'Applying…' : 'Apply'}
+          </button>
+        </div>
+        {error && (
+          <div className="style-panel__error" role="alert" data-testid="style-error">
+            {error}
+          </div>
+        )}
+      </form>
+      <div className="style-panel__section">
+        <StyleOpacity layer={layer} run={async (e, p) => void (await run(e, p))} />
+      </div>
+    </aside>
+  );
+}
