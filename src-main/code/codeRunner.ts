@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { unpackedPath } from '../paths/unpackedPath.js';
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -424,5 +425,7 @@ function crashOf(who: string, stderr: string, code: number | null, signal: NodeJ
  */
 function gdalPackagesDir(): string {
   const pkg = createRequire(import.meta.url).resolve('gdal-async/package.json');
-  return dirname(dirname(realpathSync(pkg)));
+  // Packaged, the lookup lands inside app.asar, which the broker's sandbox cannot see: the
+  // unpacked copy is what it loads (electron-builder.config.ts unpacks gdal-async).
+  return unpackedPath(dirname(dirname(realpathSync(pkg))));
 }

@@ -18,6 +18,7 @@ import { createToolHost } from './createToolHost.js';
 import { createAttributeHandlers } from './attributeHandlers.js';
 import { createFileHandlers } from '../files/fileHandlers.js';
 import type { Services, ServicesOptions } from './services.js';
+import { unpackedPath } from '../paths/unpackedPath.js';
 import { PluginChoices } from '../plugins/pluginChoices.js';
 import { PluginHost } from '../plugins/pluginHost.js';
 import { pinCurrentVersions } from '../plugins/pluginPins.js';
@@ -73,7 +74,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
         egress,
         allowedOrigins,
         worker,
-        distMainDir: unpacked(join(options.assetsDir, '..', 'dist', 'main')),
+        distMainDir: unpackedPath(join(options.assetsDir, '..', 'dist', 'main')),
         ...(options.pluginRuntime ? { runtime: options.pluginRuntime } : {}),
       }),
     ],
@@ -94,7 +95,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
   const plugins = new PluginHost({
     choices: pluginChoices,
     // Module plugins run in the built plugin host, started by Node (or Electron as Node).
-    runtime: { hostEntry: unpacked(join(options.assetsDir, '..', 'dist', 'main', 'plugin-host.mjs')), ...options.pluginRuntime },
+    runtime: { hostEntry: unpackedPath(join(options.assetsDir, '..', 'dist', 'main', 'plugin-host.mjs')), ...options.pluginRuntime },
     home: options.home,
     projectPath: store.info.path,
     builtInDir: join(options.assetsDir, '..', 'plugins'),
@@ -266,9 +267,4 @@ export async function createServices(options: ServicesOptions): Promise<Services
       models.close();
     },
   };
-}
-
-/** A packaged app's file that asarUnpack keeps outside the archive, where other programs can read it. */
-function unpacked(path: string): string {
-  return path.replace(/app\.asar(?=[\\/])/, 'app.asar.unpacked');
 }
