@@ -1,5 +1,4 @@
 import type { z } from 'zod';
-import type { Layer } from '../../src-shared/domain/layer.js';
 import { layerSource } from '../../src-shared/domain/source.js';
 import type { EditOp } from '../../src-shared/edit/editOps.js';
 import type { GdalHandle } from '../../src-shared/tools/handles.js';
@@ -37,8 +36,8 @@ interface EditToolSpec<S extends z.ZodObject<{ layer: z.ZodString }>> {
   input: S;
   safety?: Safety;
   summary(args: z.output<S>): string;
-  /** The op the call makes, from its checked arguments and the layer as it is. */
-  op(args: z.output<S>, layer: Layer): EditOp;
+  /** The op the call makes, from its checked arguments. */
+  op(args: z.output<S>): EditOp;
   /** Raise this call to destructive, from how many rows it touches. */
   destructive?(total: number): boolean;
 }
@@ -67,7 +66,7 @@ export function defineEditTool<S extends z.ZodObject<{ layer: z.ZodString }>>(
     summary: spec.summary,
     async prepare(args, { handles, signal }) {
       const layer = editableLayer(handles.project, args.layer);
-      const op = spec.op(args, layer);
+      const op = spec.op(args);
       const { sample, notes } = await preview(handles.gdal, layerSource(layer), op, signal);
       return {
         args,
@@ -77,8 +76,7 @@ export function defineEditTool<S extends z.ZodObject<{ layer: z.ZodString }>>(
       };
     },
     async execute(args, { handles, signal, changeId, progress }) {
-      const layer = editableLayer(handles.project, args.layer);
-      return applyOp(handles, args.layer, spec.op(args, layer), { signal, changeId, progress });
+      return applyOp(handles, args.layer, spec.op(args), { signal, changeId, progress });
     },
   });
 }

@@ -1,5 +1,5 @@
 import type { Dataset, Layer } from 'gdal-async';
-import type { EditOp, Scalar } from '../../../src-shared/edit/editOps.js';
+import type { EditOp, Scalar, Target } from '../../../src-shared/edit/editOps.js';
 import { quoteIdentifier as qi } from '../../../src-shared/sql/quote.js';
 import { BadInputError } from '../errors.js';
 import { gdal } from '../gdal.js';
@@ -182,7 +182,7 @@ function setField(feature: InstanceType<typeof gdal.Feature>, name: string, valu
   else feature.fields.set(name, typeof value === 'boolean' ? (value ? 1 : 0) : value);
 }
 
-function missing(target: EditOp extends never ? never : { fids: number[] } | { where: string }, found: number[]): string[] {
+function missing(target: Target, found: number[]): string[] {
   if (!('fids' in target)) return found.length ? [] : ['No feature matched the filter; nothing changed.'];
   const have = new Set(found);
   const absent = [...new Set(target.fids)].filter((f) => !have.has(f));

@@ -4,12 +4,11 @@ import type { EditOp, GeometryInput, Scalar } from '../../../src-shared/edit/edi
 import { quoteIdentifier as qi } from '../../../src-shared/sql/quote.js';
 import { gdalDatasourceProblem } from '../../../src-shared/sql/checkQuery.js';
 import { BadInputError } from '../errors.js';
-import { gdal } from '../gdal.js';
-import { flatGeometryType } from '../geometryType.js';
 import { openSource } from '../openSource.js';
 import { geometryFor } from './geometryInput.js';
 import { assertNewField, checkedCalculation, converted, resolveField, targetCondition } from './editSql.js';
 import { rows as runRows, type Row } from './sqlExec.js';
+import { copyGeometryType } from './workingCopy.js';
 
 const SAMPLE = 5;
 type Cell = string | number | boolean | null;
@@ -47,14 +46,8 @@ class Reader {
     this.table = qi(layer.name);
     this.native = ds.driver.description === 'GPKG';
     this.fid = this.native ? qi(layer.fidColumn || 'fid') : 'rowid';
-    const flat = flatGeometryType(layer.geomType);
-    // The working copy of a Shapefile takes the Multi type (workingCopy.ts): check against that.
-    this.editType =
-      ds.driver.description === 'ESRI Shapefile' && (flat === gdal.wkbPolygon || flat === gdal.wkbLineString)
-        ? flat === gdal.wkbPolygon
-          ? gdal.wkbMultiPolygon
-          : gdal.wkbMultiLineString
-        : layer.geomType;
+    // Inputs are checked against the type the working copy has (or will have).
+    this.editType = copyGeometryType(ds.driver.description, layer.geomType);
   }
   /** Reads an input geometry as the edit will, so a bad one is refused before the dialog. */
   geometry(input: GeometryInput, crs: 'EPSG:4326' | 'layer'): void {

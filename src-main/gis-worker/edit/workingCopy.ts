@@ -32,9 +32,7 @@ export async function createWorkingCopy(
   const table = opened.layer.name;
   await mkdir(dirname(output), { recursive: true });
   const args = ['-f', 'GPKG', '-preserve_fid', '-lco', 'FID=fid', '-lco', 'GEOMETRY_NAME=geom', '-nln', table];
-  // A Shapefile says "Polygon" for a layer that holds multipolygons too: the copy takes the Multi type.
-  const flat = flatGeometryType(opened.layer.geomType);
-  if (opened.ds.driver.description === 'ESRI Shapefile' && (flat === gdal.wkbPolygon || flat === gdal.wkbLineString))
+  if (copyGeometryType(opened.ds.driver.description, opened.layer.geomType) !== opened.layer.geomType)
     args.push('-nlt', 'PROMOTE_TO_MULTI');
   let copy: Dataset | null = null;
   try {
@@ -50,6 +48,16 @@ export async function createWorkingCopy(
   }
   const copySource = formatSource({ path: output, sublayer: table });
   return { source: copySource, table, info: await describeSource(copySource) };
+}
+
+/**
+ * The geometry type a layer's working copy has: its own, except that a Shapefile says "Polygon"
+ * (or "LineString") for a layer that holds multi-part shapes too, so its copy takes the Multi type.
+ */
+export function copyGeometryType(driver: string, geomType: number): number {
+  if (driver !== 'ESRI Shapefile') return geomType;
+  const flat = flatGeometryType(geomType);
+  return flat === gdal.wkbPolygon ? gdal.wkbMultiPolygon : flat === gdal.wkbLineString ? gdal.wkbMultiLineString : geomType;
 }
 
 /** Opens a working copy for writing: a GeoPackage the worker may open, and its table. */
