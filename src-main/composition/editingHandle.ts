@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Emit } from '../../src-shared/bridge/contract.js';
 import { parseSource } from '../../src-shared/domain/source.js';
 import type { EditingHandle } from '../../src-shared/tools/handles.js';
 import { nextRevision } from '../store/layerRevision.js';
 import { outputsDirOf, type ProjectStore } from '../store/projectStore.js';
+import { freeOutputPath } from './freeOutputPath.js';
 
 /**
  * The `editing` part of the project handle: working copies live in `<outputs>/edits`, backups
@@ -19,18 +20,7 @@ export function createEditingHandle(store: ProjectStore, emit: Emit): EditingHan
     return d;
   };
   return {
-    workingCopyPath: (layerName) => {
-      const safe =
-        layerName
-          .replace(/[^A-Za-z0-9_-]+/g, '_')
-          .replace(/^_+|_+$/g, '')
-          .slice(0, 60) || 'layer';
-      const d = dir('edits');
-      for (let n = 1; ; n++) {
-        const candidate = join(d, `${safe}${n === 1 ? '' : `_${n}`}.gpkg`);
-        if (!existsSync(candidate)) return candidate;
-      }
-    },
+    workingCopyPath: (layerName) => freeOutputPath(join(outputsDirOf(store.info.path), 'edits'), layerName, 'gpkg', 'layer'),
     backupDir: () => dir('backups'),
     startEditing: (layerId, copy) => {
       const layer = store.layers.get(layerId);

@@ -1,10 +1,9 @@
 import type { Emit } from '../../src-shared/bridge/contract.js';
 import { defaultRasterStyle, defaultVectorStyle } from '../../src-shared/style/styleModel.js';
 import { freeLayerName, type ProjectHandle } from '../../src-shared/tools/handles.js';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { outputsDirOf, type ProjectStore } from '../store/projectStore.js';
 import { createEditingHandle } from './editingHandle.js';
+import { freeOutputPath } from './freeOutputPath.js';
 
 /**
  * The `project` handle tools receive: the store's layers and annotations, announcing every
@@ -52,18 +51,6 @@ export function createProjectHandle(store: ProjectStore, emit: Emit): ProjectHan
     moveAnnotation: (id, geometry) => announced(store.annotations.updateGeometry(id, geometry)),
     removeAnnotation: (id) => announced(store.annotations.remove(id)),
     editing: createEditingHandle(store, emit),
-    outputPath: (baseName, extension) => {
-      const dir = outputsDirOf(store.info.path);
-      mkdirSync(dir, { recursive: true });
-      const safe =
-        baseName
-          .replace(/[^A-Za-z0-9_-]+/g, '_')
-          .replace(/^_+|_+$/g, '')
-          .slice(0, 60) || 'output';
-      for (let n = 1; ; n++) {
-        const candidate = join(dir, `${safe}${n === 1 ? '' : `_${n}`}.${extension}`);
-        if (!existsSync(candidate)) return candidate;
-      }
-    },
+    outputPath: (baseName, extension) => freeOutputPath(outputsDirOf(store.info.path), baseName, extension, 'output'),
   };
 }
