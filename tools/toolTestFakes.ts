@@ -79,6 +79,7 @@ export function fakeProject(layers: readonly Layer[]): ProjectHandle {
     removeLayer: notHere('remove layers'),
     updateLayer: notHere('update layers'),
     moveLayer: notHere('move layers'),
+    relocateLayer: notHere('relocate layers'),
     outputPath: (name: string, ext: string) => `/outputs/${name}.${ext}`,
     editing: noEditing(),
     ...memoryAnnotations(),

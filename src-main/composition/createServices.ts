@@ -5,7 +5,8 @@ import { AgentRunner } from '../agent/agentRunner.js';
 import { createModelLayer } from '../settings/modelLayer.js';
 import { allowedOriginsFromEnv, EgressGate } from '../net/egressGate.js';
 import { PrivatePaths } from '../security/privatePaths.js';
-import { outputsDirOf, ProjectStore } from '../store/projectStore.js';
+import { defaultProjectPath, outputsDirOf, ProjectStore } from '../store/projectStore.js';
+import { createProjectHandlers, missingLayerIds } from './projectHandlers.js';
 import { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
 import { makeWorkerSpawn } from '../worker-host/workerSpawn.js';
 import { createLoadSkillTool } from '../../tools/skills/loadSkill.js';
@@ -29,7 +30,8 @@ const VERSION = '0.1.0';
 
 /** The composition root: every main-process service, wired once, whatever the host. */
 export async function createServices(options: ServicesOptions): Promise<Services & { mcp: McpServing }> {
-  const store = ProjectStore.openInHome(options.home, options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {});
+  const openOptions = options.sqliteNativeBinding ? { nativeBinding: options.sqliteNativeBinding } : {};
+  const store = ProjectStore.open(options.projectPath ?? defaultProjectPath(options.home), openOptions);
   // The capability boundary below the tools: the app's own files, and GDAL's one way out.
   const privatePaths = PrivatePaths.forProject({
     home: options.home,
@@ -128,6 +130,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
     runState: () => runner?.state() ?? { runId: null, status: 'idle' },
     pins: (conversationId) => pinCurrentVersions(store.pluginPins, conversationId, plugins.currentVersions()),
     askView: (signal) => (listeners.size > 0 ? tools.queries.ask('current_view', signal) : Promise.resolve(null)),
+    // The language chosen in Settings (issue 15); `models` exists by the time a request asks.
+    uiLanguage: () => models.display.get().language,
   });
   // The model can change in Settings while the app runs: each run asks for the current client.
   const models = createModelLayer({
@@ -136,6 +140,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
     secrets: options.secretStore,
     sqliteNativeBinding: options.sqliteNativeBinding,
   });
+  // The project opened becomes the most recent: the next start opens it again.
+  models.recentProjects.add(store.info.path);
   // Adding data without the chat (issue #15): folder browser, recent files, open dialog, drops.
   const files = createFileHandlers({
     isPrivate: (path) => privatePaths.isPrivate(path),
@@ -179,6 +185,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
       messages: store.conversations.messages(store.conversationId),
       run: runner.state(),
       pendingApprovals: tools.approvals.list(),
+      view: store.view(),
+      missingLayerIds: missingLayerIds(store.layers.list()),
     }),
     'chat/send': async ({ text }) => runner.send(text),
     'run/stop': async () => ({ stopped: runner.stop() }),
@@ -191,6 +199,13 @@ export async function createServices(options: ServicesOptions): Promise<Services
     ...models.handlers,
     ...createAttributeHandlers(store, worker, egress),
     ...files.handlers,
+    ...createProjectHandlers({
+      home: options.home,
+      store,
+      recent: models.recentProjects,
+      openOptions,
+      ...(options.switchProject ? { switchProject: options.switchProject } : {}),
+    }),
     'plugins/list': async () => ({ plugins: plugins.list() }),
     'annotations/list': async () => ({ annotations: store.annotations.list() }),
     // The coordinate readout's CRS definitions (the renderer caches them): GDAL's PROJ database.

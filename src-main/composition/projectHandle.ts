@@ -46,6 +46,11 @@ export function createProjectHandle(store: ProjectStore, emit: Emit): ProjectHan
       changed();
       return layers;
     },
+    relocateLayer: (id, data) => {
+      const layer = store.layers.setData(id, { ...data, editing: undefined });
+      changed();
+      return layer;
+    },
     listAnnotations: () => store.annotations.list(),
     addAnnotation: (input) => announced(store.annotations.add(input)),
     moveAnnotation: (id, geometry) => announced(store.annotations.updateGeometry(id, geometry)),

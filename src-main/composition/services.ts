@@ -28,6 +28,10 @@ export interface ServicesOptions {
   allowedOrigins?: ReadonlySet<string>;
   /** How the plugin host of module plugins is started: Electron gives itself with runAsNode; the web host, Node. */
   pluginRuntime?: Omit<PluginRuntime, 'hostEntry'>;
+  /** The project file to open; default: `projects/untitled.mapwright` in `home` (projectSession.ts picks the last one). */
+  projectPath?: string;
+  /** Given by projectSession.ts: switch every service to another project after the current call answers. */
+  switchProject?: (path: string) => void;
   /** The host's native open dialog (Electron): absolute paths the person picked, none if cancelled. */
   chooseFiles?: () => Promise<string[]>;
 }

@@ -17,7 +17,7 @@ export interface FileHandlerDeps {
   env?: Record<string, string | undefined>;
 }
 
-type FileMethods = Pick<MethodHandlers, 'files/list' | 'files/recent' | 'files/choose' | 'files/load'>;
+type FileMethods = Pick<MethodHandlers, 'files/list' | 'files/recent' | 'files/choose' | 'files/load' | 'layers/locate'>;
 
 /**
  * The bridge side of adding data without the chat (issue #15), and the web host's upload of
@@ -49,6 +49,12 @@ export function createFileHandlers(d: FileHandlerDeps) {
       const path = tokens.resolve(token);
       if (!path) return toolError('invalid_params', 'That file choice has expired; pick the file again.', false);
       return d.runForPerson('layers.load', { path });
+    },
+    // "Locate…" for a missing file, picked in the same browser: the person's own choice, not asked.
+    'layers/locate': async ({ layerId, token }) => {
+      const path = tokens.resolve(token);
+      if (!path) return toolError('invalid_params', 'That file choice has expired; pick the file again.', false);
+      return d.runForPerson('layers.locate', { layer: layerId, path });
     },
   };
 

@@ -1,13 +1,12 @@
-import { z } from 'zod';
 import { parseSource } from '../../src-shared/domain/source.js';
 import { classifySource } from '../../src-shared/security/sourceClass.js';
 import type { AppSettingsDb } from '../settings/appSettingsDb.js';
+import { createRecentPaths, type RecentPath } from './recentPaths.js';
 
 const KEY = 'files.recent';
 export const MAX_RECENT = 10;
 
-const RecentFile = z.object({ path: z.string(), at: z.string() });
-export type RecentFile = z.infer<typeof RecentFile>;
+export type RecentFile = RecentPath;
 
 /**
  * The person's recent files (issue #15): kept per app in `mapwright.sqlite`, not per project, so
@@ -15,19 +14,14 @@ export type RecentFile = z.infer<typeof RecentFile>;
  * path once. Only local files: a URL is a web source, not a file to reopen.
  */
 export function createRecentFiles(db: Pick<AppSettingsDb, 'get' | 'set'>, now: () => Date = () => new Date()) {
-  function list(): RecentFile[] {
-    // The stored value is the app's own, but a damaged row should not break the dialog.
-    const parsed = z.array(RecentFile).safeParse(db.get(KEY));
-    return parsed.success ? parsed.data.slice(0, MAX_RECENT) : [];
-  }
+  const recent = createRecentPaths(db, KEY, MAX_RECENT, now);
   return {
-    list,
+    list: recent.list,
     /** Called after a successful `layers.load` with the path it loaded. */
     add(path: string): void {
       const cls = classifySource(path);
       if (cls.kind !== 'local' && cls.kind !== 'archive') return;
-      const kept = list().filter((f) => f.path !== path);
-      db.set(KEY, [{ path, at: now().toISOString() }, ...kept].slice(0, MAX_RECENT));
+      recent.add(path);
     },
   };
 }

@@ -6,6 +6,11 @@ import { createSettingsHandlers, type SettingsHandlers } from './settingsHandler
 import { createSettingsStore } from './settingsService.js';
 import { createDisplaySettings, type DisplaySettingsStore } from './displaySettings.js';
 import { createRecentFiles, type RecentFiles } from '../files/recentFiles.js';
+import { createRecentPaths, type RecentPaths } from '../files/recentPaths.js';
+
+/** The key of the recent projects in the app settings; the first is opened at start. */
+export const RECENT_PROJECTS_KEY = 'projects.recent';
+const MAX_RECENT_PROJECTS = 10;
 
 /**
  * Everything about the model that the composition root wires: the app settings file, the
@@ -19,6 +24,8 @@ export interface ModelLayer {
   display: DisplaySettingsStore;
   /** The person's recent files (issue #15), in the same app settings file. */
   recentFiles: RecentFiles;
+  /** The projects opened, newest first (issue #15); the first is the one a start opens. */
+  recentProjects: RecentPaths;
   close(): void;
 }
 
@@ -45,6 +52,7 @@ export function createModelLayer(options: ModelLayerOptions): ModelLayer {
     provider,
     display,
     recentFiles: createRecentFiles(db),
+    recentProjects: createRecentPaths(db, RECENT_PROJECTS_KEY, MAX_RECENT_PROJECTS),
     handlers: createSettingsHandlers({ store, provider, emit: options.emit, display }),
     close: () => db.close(),
   };

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Layer, LayerInfo } from '../../src-shared/domain/layer.js';
 import { LayerStyle } from '../../src-shared/style/styleModel.js';
 import type { Db } from './openProjectDb.js';
+import { ABSOLUTE_PATHS, type SourcePaths } from './projectRelativePaths.js';
 
 interface LayerRow {
   id: string;
@@ -27,16 +28,33 @@ export type LayerDataPatch = Pick<Layer, 'source' | 'sublayer' | 'info'> & { edi
  * (0..n-1) and a killed process never leaves half a change.
  */
 export class LayerRepo {
-  constructor(private readonly db: Db) {}
+  /**
+   * Readers always get absolute paths; the file keeps a source below the project's folder
+   * relative to it (projectRelativePaths.ts), so a moved project folder still finds its data.
+   */
+  constructor(
+    private readonly db: Db,
+    readonly paths: SourcePaths = ABSOLUTE_PATHS,
+  ) {}
 
   list(): Layer[] {
     const rows = this.db.prepare('SELECT * FROM layers ORDER BY ord').all() as LayerRow[];
-    return rows.map(toLayer);
+    return rows.map((r) => this.toLayer(r));
   }
 
   get(id: string): Layer | undefined {
     const row = this.db.prepare('SELECT * FROM layers WHERE id = ?').get(id) as LayerRow | undefined;
-    return row ? toLayer(row) : undefined;
+    return row ? this.toLayer(row) : undefined;
+  }
+
+  /** A layer as the project file keeps it (relative paths), for snapshots. */
+  stored(layer: Layer): Layer {
+    return mapLayerPaths(layer, (p) => this.paths.toStored(p));
+  }
+
+  /** A stored layer (from a snapshot) with absolute paths again. */
+  loaded(layer: Layer): Layer {
+    return mapLayerPaths(layer, (p) => this.paths.fromStored(p));
   }
 
   add(input: NewLayer): Layer {
@@ -51,7 +69,7 @@ export class LayerRepo {
         .run({
           id,
           name: input.name,
-          source: input.source,
+          source: this.paths.toStored(input.source),
           sublayer: input.sublayer,
           kind: input.kind,
           ord: n,
@@ -82,7 +100,7 @@ export class LayerRepo {
     const next = Layer.parse({ ...layer, ...patch });
     this.db
       .prepare('UPDATE layers SET source = ?, sublayer = ?, info = ?, editing = ? WHERE id = ?')
-      .run(next.source, next.sublayer, JSON.stringify(next.info), next.editing ? JSON.stringify(next.editing) : null, id);
+      .run(this.paths.toStored(next.source), next.sublayer, JSON.stringify(next.info), this.editingJson(next), id);
     return next;
   }
 
@@ -118,7 +136,7 @@ export class LayerRepo {
         insert.run({
           id: l.id,
           name: l.name,
-          source: l.source,
+          source: this.paths.toStored(l.source),
           sublayer: l.sublayer,
           kind: l.kind,
           ord: l.order,
@@ -126,11 +144,19 @@ export class LayerRepo {
           opacity: l.opacity,
           style: JSON.stringify(l.style),
           info: JSON.stringify(l.info),
-          editing: l.editing ? JSON.stringify(l.editing) : null,
+          editing: this.editingJson(l),
           created_at: new Date().toISOString(),
         });
       }
     })();
+  }
+
+  private editingJson(l: Layer): string | null {
+    return l.editing ? JSON.stringify({ ...l.editing, originalSource: this.paths.toStored(l.editing.originalSource) }) : null;
+  }
+
+  private toLayer(row: LayerRow): Layer {
+    return this.loaded(rowToLayer(row));
   }
 
   private renumber(ids: string[]): void {
@@ -139,7 +165,16 @@ export class LayerRepo {
   }
 }
 
-function toLayer(row: LayerRow): Layer {
+/** The layer with `f` applied to each path it holds (its source, the original of a working copy). */
+export function mapLayerPaths(layer: Layer, f: (path: string) => string): Layer {
+  return {
+    ...layer,
+    source: f(layer.source),
+    ...(layer.editing ? { editing: { ...layer.editing, originalSource: f(layer.editing.originalSource) } } : {}),
+  };
+}
+
+function rowToLayer(row: LayerRow): Layer {
   return Layer.parse({
     id: row.id,
     name: row.name,

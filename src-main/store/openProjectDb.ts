@@ -143,3 +143,6 @@ export type OpenOptions = Pick<SqliteOpenOptions, 'nativeBinding'>;
 export function openProjectDb(file: string, options: OpenOptions = {}): Db {
   return openSqlite(file, MIGRATIONS, { ...options, foreignKeys: true });
 }
+
+/** How many migrations this version knows: a file with a higher `user_version` is from a newer Mapwright. */
+export const PROJECT_SCHEMA_VERSION = MIGRATIONS.length;

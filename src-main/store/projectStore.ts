@@ -10,6 +10,9 @@ import { PluginPinRepo } from './pluginPinRepo.js';
 import { PluginChoicesRepo } from './pluginChoicesRepo.js';
 import { NetworkOriginRepo } from './networkOriginRepo.js';
 import { openProjectDb, type Db, type OpenOptions } from './openProjectDb.js';
+import { projectRelativePaths } from './projectRelativePaths.js';
+import { projectName } from './projectFile.js';
+import { MapView } from '../../src-shared/domain/mapView.js';
 
 export interface ProjectInfo {
   id: string;
@@ -22,9 +25,16 @@ export function outputsDirOf(projectPath: string): string {
   return join(dirname(projectPath), `${basename(projectPath, '.mapwright')}-outputs`);
 }
 
+/** The project a first start opens: `projects/untitled.mapwright` in the data folder. */
+export function defaultProjectPath(home: string): string {
+  return join(home, 'projects', 'untitled.mapwright');
+}
+
+const VIEW_KEY = 'map.view';
+
 /**
- * One project = one SQLite file (DESIGN §2). Until projects can be saved elsewhere, the
- * working project lives in the data folder as `projects/untitled.mapwright`.
+ * One project = one SQLite file (DESIGN §2), anywhere on disk (issue #15: new, open, save as).
+ * Sources below the file's folder are stored relative to it (projectRelativePaths.ts).
  */
 export class ProjectStore {
   readonly layers: LayerRepo;
@@ -47,7 +57,7 @@ export class ProjectStore {
     private readonly db: Db,
     path: string,
   ) {
-    this.layers = new LayerRepo(db);
+    this.layers = new LayerRepo(db, projectRelativePaths(dirname(path)));
     this.conversations = new ConversationRepo(db);
     this.audit = new AuditRepo(db);
     this.snapshots = new SnapshotRepo(db, this.layers);
@@ -59,7 +69,8 @@ export class ProjectStore {
     this.snapshots.attachAnnotations(this.annotations);
     let row = db.prepare('SELECT id, name FROM project LIMIT 1').get() as { id: string; name: string } | undefined;
     if (!row) {
-      row = { id: randomUUID(), name: 'Untitled project' };
+      const name = projectName(path);
+      row = { id: randomUUID(), name: /^untitled$/i.test(name) ? 'Untitled project' : name };
       db.prepare('INSERT INTO project (id, name, created_at) VALUES (?, ?, ?)').run(row.id, row.name, new Date().toISOString());
     }
     this.info = { ...row, path };
@@ -69,8 +80,27 @@ export class ProjectStore {
   }
 
   static openInHome(home: string, options: OpenOptions = {}): ProjectStore {
-    const path = join(home, 'projects', 'untitled.mapwright');
+    return ProjectStore.open(defaultProjectPath(home), options);
+  }
+
+  /** Opens (or creates) the project file at `path`; check a file the person named with checkProjectFile first. */
+  static open(path: string, options: OpenOptions = {}): ProjectStore {
     return new ProjectStore(openProjectDb(path, options), path);
+  }
+
+  /** The map's centre, zoom, bearing and pitch when the project was last looked at; null before. */
+  view(): MapView | null {
+    const parsed = MapView.safeParse(this.settings.get<unknown>(VIEW_KEY, null));
+    return parsed.success ? parsed.data : null;
+  }
+
+  setView(view: MapView): void {
+    this.settings.set(VIEW_KEY, MapView.parse(view));
+  }
+
+  /** A consistent copy of the whole file at `target` (which must not exist), while it stays open. */
+  copyTo(target: string): void {
+    this.db.prepare('VACUUM INTO ?').run(target);
   }
 
   close(): void {

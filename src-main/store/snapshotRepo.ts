@@ -61,7 +61,7 @@ export class SnapshotRepo {
         input.conversationId,
         input.toolId,
         input.summary,
-        JSON.stringify(this.layers.list()),
+        JSON.stringify(this.layers.list().map((l) => this.layers.stored(l))),
         this.annotations?.snapshot() ?? null,
       );
     return Number(result.lastInsertRowid);
@@ -73,7 +73,8 @@ export class SnapshotRepo {
       const row = this.db.prepare('SELECT data_changes FROM snapshots WHERE id = ?').get(id) as { data_changes: string | null } | undefined;
       if (!row) throw new Error(`No snapshot ${id}`);
       const list = row.data_changes ? (JSON.parse(row.data_changes) as DataChange[]) : [];
-      if (!list.some((c) => c.source === change.source && c.table === change.table)) list.push(change);
+      const stored = { ...change, source: this.layers.paths.toStored(change.source) };
+      if (!list.some((c) => c.source === stored.source && c.table === stored.table)) list.push(stored);
       this.db.prepare('UPDATE snapshots SET data_changes = ? WHERE id = ?').run(JSON.stringify(list), id);
     })();
   }
@@ -83,7 +84,10 @@ export class SnapshotRepo {
     const rows = this.db
       .prepare('SELECT id, data_changes FROM snapshots WHERE id >= ? AND data_changes IS NOT NULL ORDER BY id DESC')
       .all(id) as { id: number; data_changes: string }[];
-    return rows.map((r) => ({ id: r.id, changes: JSON.parse(r.data_changes) as DataChange[] }));
+    return rows.map((r) => ({
+      id: r.id,
+      changes: (JSON.parse(r.data_changes) as DataChange[]).map((c) => ({ ...c, source: this.layers.paths.fromStored(c.source) })),
+    }));
   }
 
   latest(): SnapshotInfo | null {
@@ -108,7 +112,7 @@ export class SnapshotRepo {
       const row = this.db.prepare('SELECT layers, annotations FROM snapshots WHERE id = ?').get(id) as
         { layers: string; annotations: string | null } | undefined;
       if (!row) throw new Error(`No snapshot ${id}`);
-      const layers = (JSON.parse(row.layers) as unknown[]).map((l) => Layer.parse(l));
+      const layers = (JSON.parse(row.layers) as unknown[]).map((l) => this.layers.loaded(Layer.parse(l)));
       this.layers.replaceAll(layers);
       if (row.annotations !== null) this.annotations?.restore(row.annotations);
       this.db.prepare('DELETE FROM snapshots WHERE id >= ?').run(id);

@@ -53,6 +53,8 @@ function snapshot(text: string): Result<'project/get'> {
     messages: [{ id: 'm1', conversationId: 'c1', seq: 1, role: 'user', text, createdAt: 'x' }],
     run: { runId: null, status: 'idle' },
     pendingApprovals: [],
+    view: null,
+    missingLayerIds: [],
   };
 }
 

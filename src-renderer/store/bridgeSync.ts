@@ -40,6 +40,7 @@ const eventHandlers: { [E in EventName]: (state: AppState, payload: EventPayload
   'renderer/query-requested': () => {},
   'plugins/changed': (s, { plugins }) => s.setPlugins(plugins),
   'annotations/changed': (s, { annotations }) => s.setAnnotations(annotations),
+  'project/switched': (s, change) => s.projectSwitched(change),
 };
 
 function subscribe<E extends EventName>(bridge: RendererBridge, store: AppStore, name: E): () => void {

@@ -11,6 +11,8 @@ import { pluginEvents, pluginMethods } from './pluginContract.js';
 import { annotationEvents, annotationMethods } from './annotationContract.js';
 import { filesMethods } from './filesContract.js';
 import { crsMethods } from './crsContract.js';
+import { projectEvents, projectMethods } from './projectContract.js';
+import { MapView } from '../domain/mapView.js';
 
 /**
  * The one contract between the renderer and main (DESIGN §1). Main parses every request
@@ -40,6 +42,10 @@ export const methods = {
       messages: z.array(ChatMessage),
       run: RunState,
       pendingApprovals: z.array(ApprovalRequest),
+      /** Where the map was left; null for a project never looked at. */
+      view: MapView.nullable(),
+      /** Layers whose file is not where the project says: shown as missing, with "Locate…". */
+      missingLayerIds: z.array(z.string()),
     }),
   },
   'chat/send': {
@@ -71,6 +77,7 @@ export const methods = {
   ...annotationMethods,
   ...filesMethods,
   ...crsMethods,
+  ...projectMethods,
 } satisfies Record<MethodName, { params: z.ZodType; result: z.ZodType }>;
 
 export const events = {
@@ -86,6 +93,7 @@ export const events = {
   ...toolLayerEvents,
   ...pluginEvents,
   ...annotationEvents,
+  ...projectEvents,
 } satisfies Record<EventName, z.ZodType>;
 
 export type Methods = typeof methods;

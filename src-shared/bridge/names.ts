@@ -34,6 +34,8 @@ const ANNOTATION_METHODS = ['annotations/list'] as const;
 const FILES_METHODS = ['files/list', 'files/recent', 'files/choose', 'files/load'] as const;
 /** CRS definitions for the coordinate readout (crsContract.ts). */
 const CRS_METHODS = ['crs/definition'] as const;
+/** Projects: new, open, save as, recent, the saved view, locating missing files (projectContract.ts). */
+const PROJECT_METHODS = ['project/recent', 'project/new', 'project/open', 'project/save-as', 'project/set-view', 'layers/locate'] as const;
 
 export const METHOD_NAMES = [
   ...CORE_METHODS,
@@ -45,6 +47,7 @@ export const METHOD_NAMES = [
   ...ANNOTATION_METHODS,
   ...FILES_METHODS,
   ...CRS_METHODS,
+  ...PROJECT_METHODS,
 ] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];
 
@@ -63,6 +66,7 @@ const TOOL_LAYER_EVENTS = ['policy/changed', 'undo/changed', 'tool/progress', 'r
 
 const PLUGIN_EVENTS = ['plugins/changed'] as const;
 const ANNOTATION_EVENTS = ['annotations/changed'] as const;
+const PROJECT_EVENTS = ['project/switched'] as const;
 
 export const EVENT_NAMES = [
   ...CORE_EVENTS,
@@ -71,5 +75,6 @@ export const EVENT_NAMES = [
   ...TOOL_LAYER_EVENTS,
   ...PLUGIN_EVENTS,
   ...ANNOTATION_EVENTS,
+  ...PROJECT_EVENTS,
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -21,6 +21,8 @@ export interface ProjectHandle {
   removeLayer(id: string): void;
   updateLayer(id: string, patch: Partial<Pick<Layer, 'name' | 'visible' | 'opacity' | 'style'>>): Layer;
   moveLayer(id: string, toOrder: number): Layer[];
+  /** Points a layer at another file (its source moved): name, style and order stay; editing ends. */
+  relocateLayer(id: string, data: { source: string; sublayer: string | null; info: LayerInfo }): Layer;
   /** A new, unused file path in the project's outputs folder (never a source file). */
   outputPath(baseName: string, extension: 'gpkg' | 'tif' | 'png' | 'pdf'): string;
   /** Working copies, backups and the record of data changes (issue #14). */

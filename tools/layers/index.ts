@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { loadLayer } from './loadLayer.js';
+import { locateLayer } from './locateLayer.js';
 import { moveLayer } from './moveLayer.js';
 import { removeLayer } from './removeLayer.js';
 import { renameLayer } from './renameLayer.js';
@@ -16,4 +17,5 @@ export const layerTools: readonly ToolDefinition[] = [
   setLayerVisibility,
   moveLayer,
   zoomToLayer,
+  locateLayer,
 ];

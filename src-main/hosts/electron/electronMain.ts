@@ -1,7 +1,7 @@
 /**
  * The Electron main entry (bundled to `dist/main/electron-main.cjs`). A host adds only a
  * transport: the `mapwright://app/` protocol for the renderer's files and data, IPC for the
- * bridge, a utility process for the GIS worker. Everything else is `createServices`.
+ * bridge, a utility process for the GIS worker. Everything else is `createProjectSession` (createServices per open project).
  *
  * Trust (windowSecurity.ts): the window is sandboxed and isolated, may not leave
  * `mapwright://app/`, open windows or get permissions, and runs under a strict CSP; IPC answers
@@ -10,7 +10,7 @@
 import { app, BrowserWindow, dialog, net, protocol, safeStorage, session } from 'electron';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createServices } from '../../composition/createServices.js';
+import { createProjectSession } from '../../composition/projectSession.js';
 import type { Services } from '../../composition/services.js';
 import { safeStorageSecretStore } from '../../settings/secretStore.js';
 import { appDataDir } from '../appDataDir.js';
@@ -59,7 +59,7 @@ app.whenReady().then(start, fail);
 async function start(): Promise<void> {
   // Before any page exists: no permission, no device, for anyone.
   installSessionGuards(session.defaultSession);
-  const services = await createServices({
+  const services = await createProjectSession({
     home: appDataDir(),
     host: 'electron',
     launchWorker: utilityLauncher(paths.workerEntry),

@@ -1,6 +1,6 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createServices } from '../../composition/createServices.js';
+import { createProjectSession } from '../../composition/projectSession.js';
 import type { McpServing } from '../../mcp-server/mcpEndpoints.js';
 import { forkLauncher } from '../../worker-host/forkLauncher.js';
 import { appDataDir } from '../appDataDir.js';
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
     port,
     rendererDir: join(root, 'dist', 'renderer'),
     services: async ({ dataBase, dataQuery }) => {
-      const services = await createServices({
+      const services = await createProjectSession({
         home: appDataDir(),
         host: 'web',
         launchWorker: forkLauncher(join(distMain, 'gis-worker.js')),
