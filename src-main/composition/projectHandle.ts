@@ -3,6 +3,7 @@ import { defaultRasterStyle, defaultVectorStyle } from '../../src-shared/style/s
 import { freeLayerName, type ProjectHandle } from '../../src-shared/tools/handles.js';
 import { outputsDirOf, type ProjectStore } from '../store/projectStore.js';
 import { createEditingHandle } from './editingHandle.js';
+import { nextRevision } from '../store/layerRevision.js';
 import { freeOutputPath } from './freeOutputPath.js';
 
 /**
@@ -47,7 +48,9 @@ export function createProjectHandle(store: ProjectStore, emit: Emit): ProjectHan
       return layers;
     },
     relocateLayer: (id, data) => {
-      const layer = store.layers.setData(id, { ...data, editing: undefined });
+      const before = store.layers.get(id);
+      // A new data revision: the map fetches the layer again under a new URL.
+      const layer = store.layers.setData(id, { ...data, editing: undefined, dataRevision: nextRevision(before?.dataRevision) });
       changed();
       return layer;
     },

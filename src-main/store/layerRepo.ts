@@ -16,12 +16,13 @@ interface LayerRow {
   style: string;
   info: string;
   editing: string | null;
+  data_revision: number | null;
 }
 
 export type NewLayer = Omit<Layer, 'id' | 'order' | 'visible' | 'opacity'> & Partial<Pick<Layer, 'visible' | 'opacity'>>;
 export type LayerPatch = Partial<Pick<Layer, 'name' | 'visible' | 'opacity' | 'style'>>;
 /** What switching a layer to (or within) its working copy changes. */
-export type LayerDataPatch = Pick<Layer, 'source' | 'sublayer' | 'info'> & { editing: Layer['editing'] };
+export type LayerDataPatch = Pick<Layer, 'source' | 'sublayer' | 'info'> & { editing: Layer['editing']; dataRevision?: number };
 
 /**
  * The project's layers. Every write is one transaction, so the stack order stays dense
@@ -99,8 +100,15 @@ export class LayerRepo {
     if (!layer) throw new Error(`No layer with id ${id}`);
     const next = Layer.parse({ ...layer, ...patch });
     this.db
-      .prepare('UPDATE layers SET source = ?, sublayer = ?, info = ?, editing = ? WHERE id = ?')
-      .run(this.paths.toStored(next.source), next.sublayer, JSON.stringify(next.info), this.editingJson(next), id);
+      .prepare('UPDATE layers SET source = ?, sublayer = ?, info = ?, editing = ?, data_revision = ? WHERE id = ?')
+      .run(
+        this.paths.toStored(next.source),
+        next.sublayer,
+        JSON.stringify(next.info),
+        this.editingJson(next),
+        next.dataRevision ?? null,
+        id,
+      );
     return next;
   }
 
@@ -129,8 +137,8 @@ export class LayerRepo {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM layers').run();
       const insert = this.db.prepare(
-        `INSERT INTO layers (id, name, source, sublayer, kind, ord, visible, opacity, style, info, editing, created_at)
-         VALUES (@id, @name, @source, @sublayer, @kind, @ord, @visible, @opacity, @style, @info, @editing, @created_at)`,
+        `INSERT INTO layers (id, name, source, sublayer, kind, ord, visible, opacity, style, info, editing, data_revision, created_at)
+         VALUES (@id, @name, @source, @sublayer, @kind, @ord, @visible, @opacity, @style, @info, @editing, @data_revision, @created_at)`,
       );
       for (const l of layers) {
         insert.run({
@@ -145,6 +153,7 @@ export class LayerRepo {
           style: JSON.stringify(l.style),
           info: JSON.stringify(l.info),
           editing: this.editingJson(l),
+          data_revision: l.dataRevision ?? null,
           created_at: new Date().toISOString(),
         });
       }
@@ -187,5 +196,6 @@ function rowToLayer(row: LayerRow): Layer {
     style: JSON.parse(row.style),
     info: JSON.parse(row.info),
     ...(row.editing ? { editing: JSON.parse(row.editing) } : {}),
+    ...(row.data_revision !== null && row.data_revision !== undefined ? { dataRevision: row.data_revision } : {}),
   });
 }

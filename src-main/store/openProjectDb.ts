@@ -135,6 +135,9 @@ const MIGRATIONS: string[] = [
      created_by TEXT NOT NULL,
      created_at TEXT NOT NULL
    );`,
+  // 9: projects (issue #15). A layer pointed at another file ("Locate…") gets a data revision,
+  // so the map fetches its data again under a new URL, as after an edit.
+  `ALTER TABLE layers ADD COLUMN data_revision INTEGER;`,
 ];
 
 export type OpenOptions = Pick<SqliteOpenOptions, 'nativeBinding'>;

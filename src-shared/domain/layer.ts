@@ -75,5 +75,7 @@ export const Layer = z.object({
   info: LayerInfo,
   /** Set while the layer shows its working copy; absent for a layer read from its own file. */
   editing: LayerEditing.optional(),
+  /** Grows when the layer is pointed at other data outside editing ("Locate…"): data URLs carry it. */
+  dataRevision: z.number().int().min(0).optional(),
 });
 export type Layer = z.infer<typeof Layer>;
