@@ -13,9 +13,8 @@ import { after, test } from 'node:test';
 import type { EventName } from '../../src-shared/bridge/names.js';
 import type { Result } from '../../src-shared/bridge/contract.js';
 import { appSettingsPath } from '../settings/appSettingsDb.js';
-import { forkLauncher } from '../worker-host/forkLauncher.js';
 import { createProjectSession } from './projectSession.js';
-import { fixtures, haveFixtures, root } from './testApp.js';
+import { fixtures, haveFixtures, testServiceOptions } from './testApp.js';
 
 const skip = haveFixtures ? false : `GIS fixtures not found at ${fixtures}`;
 const sessions: { close(): Promise<void> }[] = [];
@@ -25,14 +24,7 @@ after(async () => {
 
 async function start(home: string) {
   delete process.env.MAPWRIGHT_MODEL_URL;
-  const session = await createProjectSession({
-    home,
-    host: 'web',
-    launchWorker: forkLauncher(join(root, 'src-main', 'gis-worker', 'workerMain.ts'), ['--import', 'tsx']),
-    dataBase: 'http://test/',
-    dataQuery: '',
-    assetsDir: join(root, 'assets'),
-  });
+  const session = await createProjectSession(testServiceOptions(home));
   sessions.push(session);
   const seen: { name: EventName; payload: unknown }[] = [];
   session.connect((name, payload) => seen.push({ name, payload }));

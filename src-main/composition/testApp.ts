@@ -27,6 +27,18 @@ export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 export const fixtures = resolve(root, '..', 'shared', 'fixtures', 'gis');
 export const haveFixtures = existsSync(join(fixtures, 'nc.gpkg'));
 
+/** What a test gives the composition root: the real worker forked from source, a fake data base. */
+export function testServiceOptions(home: string) {
+  return {
+    home,
+    host: 'web' as const,
+    launchWorker: forkLauncher(join(root, 'src-main', 'gis-worker', 'workerMain.ts'), ['--import', 'tsx']),
+    dataBase: 'http://test/',
+    dataQuery: '',
+    assetsDir: join(root, 'assets'),
+  };
+}
+
 interface Seen {
   name: EventName;
   payload: unknown;
@@ -41,14 +53,7 @@ export async function startApp(model: ScriptedModelServer | null, home = mkdtemp
     delete process.env.MAPWRIGHT_MODEL_URL;
     delete process.env.MAPWRIGHT_MODEL;
   }
-  const services = await createServices({
-    home,
-    host: 'web',
-    launchWorker: forkLauncher(join(root, 'src-main', 'gis-worker', 'workerMain.ts'), ['--import', 'tsx']),
-    dataBase: 'http://test/',
-    dataQuery: '',
-    assetsDir: join(root, 'assets'),
-  });
+  const services = await createServices(testServiceOptions(home));
   started.add(services);
   const events: Seen[] = [];
   const waiters: (() => void)[] = [];
