@@ -3,6 +3,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, realpathSync, renameS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import type { Map as MapLibreMap } from 'maplibre-gl';
 import type { Page } from 'playwright-core';
 import type { ToolResult } from '../../src-shared/tools/toolResult.js';
 import { type SharedApp, useAppSession } from '../support/appSession.js';
@@ -31,7 +32,7 @@ const VIEW = { center: [-79.2, 35.6] as [number, number], zoom: 7.4, bearing: 15
 /** The view the map shows now (all four parts the project keeps). */
 async function mapView(page: Page) {
   return page.evaluate(() => {
-    const map = (window as unknown as { __mapwright: { map: import('maplibre-gl').Map } }).__mapwright.map;
+    const map = (window as unknown as { __mapwright: { map: MapLibreMap } }).__mapwright.map;
     const c = map.getCenter();
     return { center: [c.lng, c.lat], zoom: map.getZoom(), bearing: map.getBearing(), pitch: map.getPitch() };
   });
@@ -98,7 +99,7 @@ describe('projects: save as, new, open recent, missing file located', { skip: ha
     assert.equal((await trigger('layers.set_opacity', { layer: 'elev', opacity: 0.6 })).ok, true);
     await app.waitForNextMapIdle(() =>
       page.evaluate((v) => {
-        (window as unknown as { __mapwright: { map: import('maplibre-gl').Map } }).__mapwright.map.jumpTo(v);
+        (window as unknown as { __mapwright: { map: MapLibreMap } }).__mapwright.map.jumpTo(v);
       }, VIEW),
     );
     // The view is written a moment after the map rests.
@@ -152,7 +153,7 @@ describe('projects: save as, new, open recent, missing file located', { skip: ha
     assertSameView(await mapView(page), 'the reopened project');
     // The graduated style is what the map draws: a step expression over BIR74 on the nc layer.
     const fills = await page.evaluate(() => {
-      const map = (window as unknown as { __mapwright: { map: import('maplibre-gl').Map } }).__mapwright.map;
+      const map = (window as unknown as { __mapwright: { map: MapLibreMap } }).__mapwright.map;
       return map
         .getStyle()
         .layers.filter((l) => l.type === 'fill')
