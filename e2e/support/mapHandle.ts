@@ -20,6 +20,10 @@ export interface MapHandle {
     sources: Record<string, { type: string; tiles?: string[] }>;
   };
   getSource(id: string): { getData?(): Promise<{ features: { id?: number | string; properties: Record<string, unknown> }[] }> } | undefined;
+  /** The 3D terrain set with `setTerrain`, or null. */
+  getTerrain(): { source: string; exaggeration?: number } | null;
+  getPitch(): number;
+  getPaintProperty(layerId: string, name: string): unknown;
   queryRenderedFeatures(options?: {
     layers?: string[];
   }): { id?: number | string; properties: Record<string, unknown>; layer: { id: string } }[];

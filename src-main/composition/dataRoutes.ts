@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { styleFields, tileFields } from '../../src-shared/style/compileLabels.js';
-import { defaultRasterStyle, isLabelledStyle, isRasterStyle } from '../../src-shared/style/styleModel.js';
+import { colourOnly, defaultRasterStyle, isLabelledStyle, isRasterStyle } from '../../src-shared/style/styleModel.js';
 import type { EgressGate } from '../net/egressGate.js';
 import type { ProjectStore } from '../store/projectStore.js';
 import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
 import { layerSource } from '../../src-shared/domain/source.js';
 import { layerReader } from './layerReads.js';
+import { demTileResponse } from './demTileRoute.js';
 import { rasterTileResponse } from './rasterTileRoute.js';
 import { vectorTileResponse } from './vectorTileRoute.js';
 import type { DataRequest, DataResponse } from './services.js';
@@ -31,6 +32,7 @@ export const DATA_ROUTES = {
   geojson: /^data\/layers\/([\w-]+)(?:\.r\d+)?\.geojson$/,
   labelPoints: /^data\/layers\/([\w-]+)\/labels-[0-9a-z]+\.geojson$/,
   vectorTile: /^tiles\/([\w-]+)\/v-[0-9a-z]+\/(\d+)\/(\d+)\/(\d+)\.pbf$/,
+  demTile: /^tiles\/([\w-]+)\/dem(?:r\d+)?\/(\d+)\/(\d+)\/(\d+)\.png$/,
 } as const;
 
 /**
@@ -85,18 +87,29 @@ export function createDataRoutes(
         const [z, x, y] = [+m[2]!, +m[3]!, +m[4]!];
         const fields = tileFields(layer.style);
         const render = () => displaying(layer, () => worker.call('display.vector_tile', { source, z, x, y, fields }));
-        const revision = layer.editing?.revision ?? null;
+        const revision = layer.editing?.revision ?? layer.dataRevision ?? null;
         return await vectorTileResponse({ source: layer.source, revision, fields, z, x, y }, request, tiles, render);
       }
       // The online basemap (Settings; off by default): fetched by main, never by the page.
       m = /^tiles\/basemap-online\/(\d+)\/(\d+)\/(\d+)\.png$/.exec(path);
       if (m) return onlineBasemap ? await onlineBasemap(+m[1]!, +m[2]!, +m[3]!) : notFound(path);
+      // A DEM's elevations for MapLibre's terrain (src-shared/style/compileTerrain.ts), band 1.
+      m = DATA_ROUTES.demTile.exec(path);
+      if (m) {
+        const layer = store.layers.get(m[1]!);
+        if (!layer || layer.kind !== 'raster') return notFound(path);
+        // The ground around the DEM at its lowest height: its edge does not rise from sea level as a wall.
+        const ground = Math.floor(layer.info.bands[0]?.min ?? 0);
+        const q = { source: layer.source, band: 1, ground, z: +m[2]!, x: +m[3]!, y: +m[4]! };
+        return await demTileResponse(q, request, tiles, () => displaying(layer, () => worker.call('display.dem_tile', q)));
+      }
       // An optional `s-HASH/` segment (the style's hash) only busts caches; the current style is used.
       m = /^tiles\/([\w-]+)\/(?:s-[0-9a-z]+\/)?(\d+)\/(\d+)\/(\d+)\.png$/.exec(path);
       if (m) {
         const layer = store.layers.get(m[1]!);
         if (!layer || layer.kind !== 'raster') return notFound(path);
-        const style = isRasterStyle(layer.style) ? layer.style : defaultRasterStyle();
+        // The terrain settings change nothing in the colour tiles: not part of their cache key.
+        const style = colourOnly(isRasterStyle(layer.style) ? layer.style : defaultRasterStyle());
         const [z, x, y] = [+m[2]!, +m[3]!, +m[4]!];
         const render = () => displaying(layer, () => worker.call('display.raster_tile', { source: layer.source, z, x, y, style }));
         return await rasterTileResponse({ source: layer.source, style, z, x, y }, request, tiles, render, EMPTY_TILE);

@@ -156,7 +156,7 @@ async function renderHillshade(
  * validity mask (0 = no data). Zoomed out, a large raster is read from its cached overview
  * level (built first if missing); the work runs on one of the entry's readers.
  */
-async function warpBands(
+export async function warpBands(
   entry: RasterEntry,
   bands: readonly number[],
   bounds: Bounds,

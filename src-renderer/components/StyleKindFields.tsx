@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import { rampStops } from '../../src-shared/style/colourRamps.js';
 import { CLASS_METHODS, fieldsFor, RAMPS, type StyleForm } from '../style/styleForm.js';
+import { ExtrudeFields } from './ExtrudeFields.js';
 
 const METHOD_LABELS: Record<string, string> = {
   quantile: 'Quantile (equal counts)',
@@ -22,7 +23,7 @@ export function StyleRow({ label, children }: { label: string; children: ReactNo
 function FieldSelect({ layer, form, onChange }: { layer: Layer; form: StyleForm; onChange(next: Partial<StyleForm>): void }) {
   const fields = fieldsFor(layer, form.kind);
   return (
-    <StyleRow label={form.kind === 'graduated' ? 'Numeric field' : 'Field'}>
+    <StyleRow label={form.kind === 'categorized' ? 'Field' : 'Numeric field'}>
       <select data-testid="style-field" value={form.field} onChange={(e) => onChange({ field: e.target.value })}>
         {/* No field yet (a layer without one that fits): Apply says so rather than guessing. */}
         {!fields.includes(form.field) && <option value="">{fields.length ? 'Choose a field…' : 'No field fits'}</option>}
@@ -50,6 +51,13 @@ export function StyleKindFields({ layer, form, onChange }: { layer: Layer; form:
       );
     case 'categorized':
       return <FieldSelect layer={layer} form={form} onChange={onChange} />;
+    case 'extrude':
+      return (
+        <>
+          <FieldSelect layer={layer} form={form} onChange={onChange} />
+          <ExtrudeFields form={form} onChange={onChange} />
+        </>
+      );
     case 'graduated':
       return (
         <>

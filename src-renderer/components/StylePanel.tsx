@@ -16,12 +16,14 @@ import {
 } from '../style/styleForm.js';
 import { StyleKindFields, StyleRow } from './StyleKindFields.js';
 import { StyleOpacity } from './StyleOpacity.js';
+import { TerrainToggle } from './TerrainToggle.js';
 import './StylePanel.css';
 
 const KIND_LABELS: Record<StyleKind, string> = {
   simple: 'Single colour',
   categorized: 'Categorized (unique values)',
   graduated: 'Graduated (classes)',
+  extrude: 'Extruded (3D)',
 };
 
 /**
@@ -89,6 +91,7 @@ function StylePanelBody({ layer }: { layer: Layer }) {
             : 'A table has no geometry to style.'}
         </p>
         {layer.kind === 'raster' && <StyleOpacity layer={layer} run={async (e, p) => void (await run(e, p))} />}
+        {layer.kind === 'raster' && <TerrainToggle layer={layer} run={async (e, p) => void (await run(e, p))} />}
       </aside>
     );
   }

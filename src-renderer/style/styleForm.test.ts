@@ -57,7 +57,19 @@ describe('formFromLayer: the form opens on the layer’s current style', () => {
       classes: 5,
       ramp: 'ylorrd',
       labelField: '',
+      scale: 1,
     });
+  });
+
+  it('extrude: the field, the scale and the colour; Apply calls style.extrude', () => {
+    const extruded = layer({ type: 'extrude', field: 'BIR74', scale: 2.5, fill: '#3366CC', ...symbol });
+    const form = formFromLayer(extruded);
+    assert.deepEqual([form.kind, form.field, form.scale, form.colour], ['extrude', 'BIR74', 2.5, '#3366cc']);
+    assert.deepEqual(styleCall(extruded, { ...form, scale: 3 }), {
+      entry: 'style.extrude',
+      params: { layer: extruded.id, field: 'BIR74', scale: 3, color: '#3366cc' },
+    });
+    assert.match((styleCall(extruded, { ...form, field: 'NAME' }) as { problem: string }).problem, /numeric field/);
   });
 
   it('graduated: field, method, the number of classes and the ramp; single-field labels', () => {

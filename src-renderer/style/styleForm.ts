@@ -9,7 +9,7 @@ import { defaultVectorStyle, templateFields, type LayerStyle } from '../../src-s
  * tool id and its parameters; the tools themselves compute categories and class breaks.
  */
 
-export const STYLE_KINDS = ['simple', 'categorized', 'graduated'] as const;
+export const STYLE_KINDS = ['simple', 'categorized', 'graduated', 'extrude'] as const;
 export type StyleKind = (typeof STYLE_KINDS)[number];
 
 /** The methods `style.graduate` computes from the data (`manual` needs breaks the form does not ask for). */
@@ -30,6 +30,8 @@ export interface StyleForm {
   ramp: RampName;
   /** '' = no labels; a field name; or KEEP_LABELS. */
   labelField: string;
+  /** Extrude: metres of height per unit of the field. */
+  scale: number;
 }
 
 export interface ToolCall {
@@ -46,6 +48,7 @@ const NUMERIC_TYPES = new Set(['integer', 'integer64', 'real']);
 /** The fields the kind can colour by: every field for categories, numeric ones for classes. */
 export function fieldsFor(layer: Layer, kind: StyleKind): string[] {
   if (kind === 'simple') return [];
+  // Extrusion, like classes, needs numbers.
   return layer.info.fields.filter((f) => kind === 'categorized' || NUMERIC_TYPES.has(f.type)).map((f) => f.name);
 }
 
@@ -82,6 +85,7 @@ export function formFromLayer(layer: Layer): StyleForm {
     classes: 5,
     ramp: 'ylorrd',
     labelField: labelChoice(style),
+    scale: 1,
   };
   switch (style.type) {
     case 'simple':
@@ -97,6 +101,8 @@ export function formFromLayer(layer: Layer): StyleForm {
         classes: style.colours.length,
         ramp: style.ramp,
       };
+    case 'extrude':
+      return { ...base, kind: 'extrude', field: style.field, colour: style.fill.toLowerCase(), scale: style.scale };
     default:
       return base;
   }
@@ -125,6 +131,10 @@ export function styleCall(layer: Layer, form: StyleForm): ToolCall | { problem: 
         entry: 'style.graduate',
         params: { ...target, field: form.field, method: form.method, classes: form.classes, ramp: form.ramp },
       };
+    case 'extrude':
+      if (!fieldsFor(layer, 'extrude').includes(form.field)) return { problem: 'Choose a numeric field for the height.' };
+      if (!(form.scale > 0)) return { problem: 'The height scale must be above 0.' };
+      return { entry: 'style.extrude', params: { ...target, field: form.field, scale: form.scale, color: form.colour.toLowerCase() } };
   }
 }
 
@@ -139,6 +149,8 @@ function styleDiffers(layer: Layer, form: StyleForm): boolean {
       return now.field !== form.field;
     case 'graduated':
       return now.field !== form.field || now.method !== form.method || now.classes !== form.classes || now.ramp !== form.ramp;
+    case 'extrude':
+      return now.field !== form.field || now.scale !== form.scale || now.colour !== form.colour.toLowerCase();
   }
 }
 

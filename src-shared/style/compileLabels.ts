@@ -79,7 +79,7 @@ export function usesLabelPoints(layer: Layer): boolean {
 /** The attributes a style reads (its classes, rules and label text): what the label points must carry. */
 export function styleFields(style: LabelledStyle): string[] {
   const fields = new Set<string>();
-  if (style.type === 'categorized' || style.type === 'graduated') fields.add(style.field);
+  if (style.type === 'categorized' || style.type === 'graduated' || style.type === 'extrude') fields.add(style.field);
   if (style.type === 'bivariate') [style.fieldX, style.fieldY].forEach((f) => fields.add(f));
   if (style.type === 'rules') for (const r of style.rules) filterFields(parseFilter(r.filter)).forEach((f) => fields.add(f));
   if (style.labels) templateFields(style.labels.text).forEach((f) => fields.add(f));

@@ -4,7 +4,7 @@ import { clampOpacity, dataRevision, mapLayerIdFor, sourceIdFor, styleHash, visi
 import { compileHeatmapLayers, compileVectorLayers } from './compileVector.js';
 import { tileFields } from './compileLabels.js';
 import { isTiledLayer, VECTOR_TILE_LAYER, VECTOR_TILE_MAX_ZOOM } from './vectorTiles.js';
-import { defaultRasterStyle, defaultVectorStyle, isLabelledStyle, isRasterStyle, type RasterStyle } from './styleModel.js';
+import { colourOnly, defaultRasterStyle, defaultVectorStyle, isLabelledStyle, isRasterStyle, type RasterStyle } from './styleModel.js';
 
 export { dataRevision, FILL_OPACITY_FACTOR, geometryKindOf, mapLayerIdFor, sourceIdFor, type GeometryKind } from './compileShared.js';
 export { compileLabelPoints } from './compileLabels.js';
@@ -80,10 +80,11 @@ function compileRaster(layer: Layer, urls: LayerUrls, style: RasterStyle): Compi
   const sourceId = sourceIdFor(layer.id);
   const bounds = tileBounds(layer.info.extent4326);
   // The style's hash is part of the tile path, so a restyled raster is fetched anew rather
-  // than served from MapLibre's or the browser's cache. The host ignores that segment.
+  // than served from MapLibre's or the browser's cache. The host ignores that segment. The
+  // terrain (compileTerrain.ts) is not part of it: switching it on keeps the colour tiles.
   const source: SourceSpecification = {
     type: 'raster',
-    tiles: [urls.data(`tiles/${layer.id}/s-${styleHash(style)}/{z}/{x}/{y}.png`)],
+    tiles: [urls.data(`tiles/${layer.id}/s-${styleHash(colourOnly(style))}/{z}/{x}/{y}.png`)],
     tileSize: 256,
     ...(bounds ? { bounds } : {}),
   };
@@ -105,7 +106,7 @@ function compileRaster(layer: Layer, urls: LayerUrls, style: RasterStyle): Compi
 const MAX_MERCATOR_LAT = 85.051129;
 
 /** Source bounds stop MapLibre asking for tiles that would be empty; invalid extents are dropped. */
-function tileBounds(extent: BBox | null): [number, number, number, number] | null {
+export function tileBounds(extent: BBox | null): [number, number, number, number] | null {
   if (!extent || !extent.every(Number.isFinite)) return null;
   const [w, s, e, n] = extent;
   if (w > e || s > n) return null;

@@ -4,7 +4,7 @@ import type { Layer } from '../domain/layer.js';
 
 export type GeometryKind = 'polygon' | 'line' | 'point' | 'mixed';
 
-export type MapLayerPart = 'fill' | 'outline' | 'line' | 'circle' | 'raster' | 'label' | 'heatmap';
+export type MapLayerPart = 'fill' | 'outline' | 'line' | 'circle' | 'raster' | 'label' | 'heatmap' | 'extrusion' | 'hillshade';
 
 /** Fill is drawn translucent so what lies beneath stays readable, as GIS desktops do. */
 export const FILL_OPACITY_FACTOR = 0.7;
@@ -40,11 +40,12 @@ export function geometryKindOf(geometryType: string | null | undefined): Geometr
 }
 
 /**
- * An edited layer's data revision as a path part (`r3`), or '' for a layer read from its own
+ * An edited or relocated layer's data revision as a path part (`r3`), or '' for a layer read from its own
  * file. Data URLs carry it only to bust caches: main always serves the layer's current source.
  */
-export function dataRevision(layer: Pick<Layer, 'editing'>): string {
-  return layer.editing ? `r${layer.editing.revision}` : '';
+export function dataRevision(layer: Pick<Layer, 'editing' | 'dataRevision'>): string {
+  const revision = layer.editing?.revision ?? layer.dataRevision;
+  return revision !== undefined ? `r${revision}` : '';
 }
 
 export function visibility(layer: Layer): 'visible' | 'none' {

@@ -2,7 +2,7 @@ import type { ExpressionSpecification, FilterSpecification, LayerSpecification }
 import type { Layer } from '../domain/layer.js';
 import { labelLayerSpec, usesLabelPoints } from './compileLabels.js';
 import { rampStops, hexToRgb } from './colourRamps.js';
-import type { HeatmapStyle } from './vectorStyleModel.js';
+import type { ExtrudeStyle, HeatmapStyle } from './vectorStyleModel.js';
 import type { LabelledStyle } from './styleModel.js';
 import { vectorPaintOf } from './vectorPaint.js';
 import { clampOpacity, geometryKindOf, mapLayerIdFor, round, visibility, FILL_OPACITY_FACTOR } from './compileShared.js';
@@ -27,7 +27,9 @@ export function compileVectorLayers(layer: Layer, sourceId: string, style: Label
     return { filter: parts.length === 1 ? parts[0]! : ['all', ...parts] };
   };
 
-  if (kind === 'polygon' || mixed) {
+  if ((kind === 'polygon' || mixed) && style.type === 'extrude') {
+    layers.push(extrusionLayer(layer, sourceId, style, filtered('Polygon')));
+  } else if (kind === 'polygon' || mixed) {
     const fillOpacity = style.opacity ?? FILL_OPACITY_FACTOR;
     layers.push({
       id: mapLayerIdFor(layer.id, 'fill'),
@@ -82,6 +84,35 @@ export function compileVectorLayers(layer: Layer, sourceId: string, style: Label
   // Polygon labels at a point come from one point per feature (compileLabelPoints); the rest from this source.
   if (style.labels && !usesLabelPoints(layer)) layers.push(labelLayerSpec(layer, sourceId, style.labels, paint.filter));
   return layers;
+}
+
+/**
+ * Extruded polygons: height = the field's number × scale, in metres; a feature without a
+ * number stays flat (height 0) rather than vanishing. fill-extrusion has no outline, and its
+ * opacity is one value for the whole layer (MapLibre takes no expression there).
+ */
+function extrusionLayer(layer: Layer, sourceId: string, style: ExtrudeStyle, filter: { filter?: FilterSpecification }): LayerSpecification {
+  return {
+    id: mapLayerIdFor(layer.id, 'extrusion'),
+    type: 'fill-extrusion',
+    source: sourceId,
+    ...filter,
+    layout: { visibility: visibility(layer) },
+    paint: {
+      'fill-extrusion-color': style.fill,
+      'fill-extrusion-height': extrusionHeight(style),
+      'fill-extrusion-base': 0,
+      'fill-extrusion-opacity': round(clampOpacity(layer.opacity) * (style.opacity ?? EXTRUSION_OPACITY)),
+    },
+  };
+}
+
+/** Extrusions are drawn nearly opaque: see-through walls read as clutter. */
+export const EXTRUSION_OPACITY = 0.9;
+
+/** The height expression of an extrude style (metres). */
+export function extrusionHeight(style: Pick<ExtrudeStyle, 'field' | 'scale'>): ExpressionSpecification {
+  return ['*', ['to-number', ['get', style.field], 0], style.scale];
 }
 
 /** `geometry-type` says `MultiPolygon` in current MapLibre and `Polygon` in older ones: match both. */

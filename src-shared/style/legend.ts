@@ -2,7 +2,7 @@ import type { Layer } from '../domain/layer.js';
 import { rampStops } from './colourRamps.js';
 import { geometryKindOf } from './compileShared.js';
 import { formatNumber } from './formatNumber.js';
-import { isLabelledStyle, type LayerStyle } from './styleModel.js';
+import { isLabelledStyle, isRasterStyle, type LayerStyle } from './styleModel.js';
 
 /**
  * What the legend shows for a layer, from its saved style alone (pure; the MapLegend
@@ -72,6 +72,11 @@ function styleEntries(layer: Layer, style: LayerStyle): LegendEntry[] {
       if (style.elseColour) items.push({ colour: style.elseColour, stroke: style.stroke, label: style.elseLabel ?? 'Other' });
       return [{ kind: 'swatches', title: null, symbol, items }];
     }
+    case 'extrude':
+      return [
+        { kind: 'swatches', title: null, symbol, items: [{ colour: style.fill, stroke: style.stroke, label: layer.name }] },
+        { kind: 'note', text: `3D: height = ${style.field} × ${formatNumber(style.scale)} m` },
+      ];
     case 'bivariate':
       return [
         {
@@ -136,6 +141,8 @@ function styleEntries(layer: Layer, style: LayerStyle): LegendEntry[] {
 export function legendFor(layer: Layer): LayerLegend {
   const entries = styleEntries(layer, layer.style);
   if (isLabelledStyle(layer.style) && layer.style.labels) entries.push({ kind: 'note', text: `Labels: ${layer.style.labels.text}` });
+  if (isRasterStyle(layer.style) && layer.style.terrain)
+    entries.push({ kind: 'note', text: `3D terrain, heights × ${formatNumber(layer.style.terrain.exaggeration)}` });
   return { layerId: layer.id, name: layer.name, entries };
 }
 

@@ -20,11 +20,31 @@ const stretch = {
   max: z.number().nullable(),
 };
 
+/**
+ * The raster as the map's 3D ground (MapLibre terrain from its band-1 elevations, served as
+ * raster-dem tiles by `tiles/ID/dem/Z/X/Y.png`). Kept in the style so it is saved with the
+ * project and undone like any restyle; optional, so older projects read unchanged. One layer
+ * at a time: map.set_terrain clears it from the others.
+ */
+export const TerrainSettings = z.object({
+  /** Vertical exaggeration of the heights (1 = true scale). */
+  exaggeration: z.number().min(0).max(100),
+  /** Also draw MapLibre's own shaded relief from the same elevations. */
+  hillshade: z.boolean(),
+  /** The view's tilt in degrees, applied when the terrain comes on. */
+  pitch: z.number().min(0).max(85),
+});
+export type TerrainSettings = z.infer<typeof TerrainSettings>;
+
+/** Every raster style may carry the terrain; it changes nothing in the colour tiles. */
+const terrain = { terrain: TerrainSettings.optional() };
+
 /** Single-band linear stretch to grey. */
 export const GreyRasterStyle = z.object({
   type: z.literal('grey'),
   band: Band,
   ...stretch,
+  ...terrain,
 });
 export type GreyRasterStyle = z.infer<typeof GreyRasterStyle>;
 
@@ -35,6 +55,7 @@ export const PseudocolorRasterStyle = z.object({
   ramp: RampName,
   invert: z.boolean(),
   ...stretch,
+  ...terrain,
 });
 export type PseudocolorRasterStyle = z.infer<typeof PseudocolorRasterStyle>;
 
@@ -48,6 +69,7 @@ export const HillshadeRasterStyle = z.object({
   altitude: z.number().min(0).max(90),
   /** Vertical exaggeration; also converts elevation units (0.3048 for feet). */
   zFactor: z.number().positive().max(1000),
+  ...terrain,
 });
 export type HillshadeRasterStyle = z.infer<typeof HillshadeRasterStyle>;
 
@@ -63,6 +85,7 @@ export const RgbRasterStyle = z.object({
   red: RgbChannel,
   green: RgbChannel,
   blue: RgbChannel,
+  ...terrain,
 });
 export type RgbRasterStyle = z.infer<typeof RgbRasterStyle>;
 
@@ -82,3 +105,10 @@ export function rasterStyleBands(style: RasterStyle): number[] {
 
 /** The default cumulative cut, in percent, as desktop GIS use it. */
 export const CUMULATIVE_CUT: readonly [number, number] = [2, 98];
+
+/** The style without its terrain: what the colour tiles depend on (their URL hash and cache key). */
+export function colourOnly(style: RasterStyle): RasterStyle {
+  if (!style.terrain) return style;
+  const { terrain: _terrain, ...rest } = style;
+  return rest as RasterStyle;
+}

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { GreyRasterStyle, HillshadeRasterStyle, PseudocolorRasterStyle, RgbRasterStyle } from './rasterStyleModel.js';
-import { BivariateStyle, CategorizedStyle, GraduatedStyle, HeatmapStyle, RuleBasedStyle, SimpleVectorStyle } from './vectorStyleModel.js';
+import {
+  BivariateStyle,
+  CategorizedStyle,
+  ExtrudeStyle,
+  GraduatedStyle,
+  HeatmapStyle,
+  RuleBasedStyle,
+  SimpleVectorStyle,
+} from './vectorStyleModel.js';
 
 export * from './rasterStyleModel.js';
 export * from './vectorStyleModel.js';
@@ -16,6 +24,7 @@ export const LayerStyle = z.discriminatedUnion('type', [
   RuleBasedStyle,
   HeatmapStyle,
   BivariateStyle,
+  ExtrudeStyle,
   GreyRasterStyle,
   PseudocolorRasterStyle,
   HillshadeRasterStyle,
@@ -23,11 +32,11 @@ export const LayerStyle = z.discriminatedUnion('type', [
 ]);
 export type LayerStyle = z.infer<typeof LayerStyle>;
 
-/** The styles that carry labels (all vector styles but the heatmap). */
+/** The styles that carry labels (all vector styles but the heatmap; extruded polygons too). */
 export type LabelledStyle = Exclude<LayerStyle, { type: 'heatmap' | 'grey' | 'pseudocolor' | 'hillshade' | 'rgb' }>;
 
 export function isLabelledStyle(style: LayerStyle): style is LabelledStyle {
-  return ['simple', 'categorized', 'graduated', 'rules', 'bivariate'].includes(style.type);
+  return ['simple', 'categorized', 'graduated', 'rules', 'bivariate', 'extrude'].includes(style.type);
 }
 
 /** A readable palette; a new layer takes the next colour so layers differ at a glance. */

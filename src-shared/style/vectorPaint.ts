@@ -22,6 +22,7 @@ const asNumber = (field: string): ExpressionSpecification => ['number', get(fiel
 export function vectorPaintOf(style: LabelledStyle): VectorPaint {
   switch (style.type) {
     case 'simple':
+    case 'extrude':
       return { colour: style.fill, size: null, filter: null };
     case 'categorized':
       return categorizedPaint(style.field, style.categories, style.otherColour);

@@ -158,4 +158,17 @@ export const BivariateStyle = z.object({
 });
 export type BivariateStyle = z.infer<typeof BivariateStyle>;
 
-export const VECTOR_STYLE_TYPES = ['simple', 'categorized', 'graduated', 'rules', 'heatmap', 'bivariate'] as const;
+/**
+ * Polygons raised in 3D (MapLibre fill-extrusion): each feature's height in metres is its
+ * numeric `field` × `scale`; features without a number stay flat. One colour, like `simple`.
+ */
+export const ExtrudeStyle = z.object({
+  type: z.literal('extrude'),
+  field: z.string().min(1),
+  scale: z.number().positive().max(1e9),
+  fill: Colour,
+  ...symbolProps,
+});
+export type ExtrudeStyle = z.infer<typeof ExtrudeStyle>;
+
+export const VECTOR_STYLE_TYPES = ['simple', 'categorized', 'graduated', 'rules', 'heatmap', 'bivariate', 'extrude'] as const;

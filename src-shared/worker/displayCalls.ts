@@ -26,6 +26,12 @@ export const DISPLAY_CALLS = {
     result: Bytes.nullable(),
     doing: (p) => `drawing tile ${p.z}/${p.x}/${p.y} of ${p.source}`,
   }),
+  /** One 256×256 Web Mercator tile of a band's elevations, Terrarium-encoded PNG (0 m where there is no data). */
+  'display.dem_tile': workerCall({
+    params: z.object({ source: Source, ...Tile, band: z.number().int().min(1), ground: z.number().finite().optional() }),
+    result: Bytes,
+    doing: (p) => `reading elevations for tile ${p.z}/${p.x}/${p.y} of ${p.source}`,
+  }),
   /** One Mapbox Vector Tile with the fields the style reads; `kept`/`dropped` count the thinning. */
   'display.vector_tile': workerCall({
     params: z.object({ source: Source, ...Tile, fields: z.array(z.string()).max(50) }),

@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { bivariate } from './bivariate.js';
 import { categorize } from './categorize.js';
+import { extrude } from './extrude.js';
 import { graduate } from './graduate.js';
 import { heatmap } from './heatmap.js';
 import { labels } from './labels.js';
@@ -24,4 +25,5 @@ export const styleTools: readonly ToolDefinition[] = [
   rasterHillshade,
   rasterRgb,
   rasterGrey,
+  extrude,
 ];

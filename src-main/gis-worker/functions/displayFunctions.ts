@@ -1,4 +1,5 @@
 import { vectorToGeoJSON } from '../vectorToGeoJSON.js';
+import { renderDemTile } from '../renderDemTile.js';
 import { renderRasterTile } from '../renderRasterTile.js';
 import { ensureOverviewSet } from '../overviewCache.js';
 import { attributeRows, featuresById, idsWhere } from '../tables/attributeRows.js';
@@ -13,6 +14,10 @@ export const DISPLAY_FUNCTIONS: WorkerFamily<'display'> = {
     const png = await renderRasterTile(ctx.rasters, a, ctx.signal);
     // A plain Uint8Array view: it structured-clones the same under fork and utilityProcess.
     return png ? new Uint8Array(png.buffer, png.byteOffset, png.byteLength) : null;
+  },
+  'display.dem_tile': async (a, ctx) => {
+    const png = await renderDemTile(ctx.rasters, a, ctx.signal);
+    return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
   },
   'display.vector_tile': (a, ctx) => vectorTile(a, ctx.signal),
   /** The cached GeoPackage copy when the source is not an indexed GeoPackage, with progress. */
