@@ -23,7 +23,9 @@ if [[ $os == Linux && -r /etc/os-release ]]; then
       # fonts-dejavu-core + fontconfig: the label glyphs (scripts/build-glyphs.ts, assets/glyphs/SOURCES.md).
       # bubblewrap: the sandbox of plugin commands (src-main/plugins/executors/bwrapSandbox.ts).
       # python3-gdal: GDAL's Python bindings for code.run_python (src-main/code/pythonRunner.ts).
-      pkgs=(libgdal-dev gdal-bin build-essential python3 ca-certificates fonts-dejavu-core fontconfig bubblewrap python3-gdal poppler-utils)
+      # fonts-droid-fallback: a CJK font (Apache-2.0) for Chinese map labels, the zh-CN interface and
+      # Chinese PDF titles (src-main/print/cjkFont.ts, assets/fonts/SOURCES.md).
+      pkgs=(libgdal-dev gdal-bin build-essential python3 ca-certificates fonts-dejavu-core fontconfig bubblewrap python3-gdal poppler-utils fonts-droid-fallback)
       # Debian ships Chromium as a deb; Ubuntu's `chromium` is a snap wrapper, so tests there
       # need MAPWRIGHT_CHROMIUM pointing at a Chrome/Chromium binary.
       if [[ ${ID} == debian ]]; then pkgs+=(chromium); fi

@@ -7,16 +7,20 @@ import { LayerPanel } from './components/LayerPanel.js';
 import { MapLegend } from './components/MapLegend.js';
 import { MapView } from './components/MapView.js';
 import { PluginsPanel } from './components/PluginsPanel.js';
+import { ProjectBar } from './components/ProjectBar.js';
 import { SettingsPanel } from './components/SettingsPanel.js';
 import { StatusBar } from './components/StatusBar.js';
 import { StylePanel } from './components/StylePanel.js';
+import { useUiLanguage } from './i18n/useUiLanguage.js';
 import { useLayerRemovalCleanup } from './store/useLayerRemovalCleanup.js';
 
 /** Layout only: each region subscribes to the store itself. */
 export function App() {
   useLayerRemovalCleanup();
+  useUiLanguage();
   return (
     <div className="app">
+      <ProjectBar />
       <div className="app__main">
         <LayerPanel />
         <StylePanel />

@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App.js';
 import { BridgeContext } from './bridge/BridgeContext.js';
 import { createBridgeClient } from './bridge/createBridgeClient.js';
+import './i18n/i18n.js';
 import { appStore } from './store/appStore.js';
 import { syncStoreWithBridge } from './store/bridgeSync.js';
 

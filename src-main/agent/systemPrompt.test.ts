@@ -45,6 +45,15 @@ describe('system prompt', () => {
     assert.ok(!prompt.includes(catalogue.find('processing')!.body));
   });
 
+  it('asks for Simplified Chinese for zh-CN, keeping what tools read as it is; English adds nothing', () => {
+    const zh = buildSystemPrompt({ catalogue: [], preloaded: [], project: empty, language: 'zh-CN' });
+    assert.match(zh, /reply in Simplified Chinese, the interface language/);
+    assert.match(zh, /Keep tool arguments, field names and paths as they are\./);
+    const en = buildSystemPrompt({ catalogue: [], preloaded: [], project: empty, language: 'en' });
+    assert.equal(en, buildSystemPrompt({ catalogue: [], preloaded: [], project: empty, language: 'English' }));
+    assert.doesNotMatch(en, /Keep tool arguments/);
+  });
+
   it('states the language policy with the interface language', () => {
     const prompt = buildSystemPrompt({ catalogue: [], preloaded: [], project: empty, language: 'German' });
     assert.match(prompt, /reply in German, the interface language, unless the person writes in another language; then reply in theirs/);

@@ -24,7 +24,7 @@ export interface PromptParts {
   /** Skills whose instructions are part of the prompt (the always-loaded ones). */
   preloaded: readonly { name: string; body: string }[];
   project: { name: string; layers: readonly Layer[]; view: ViewSummary | null };
-  /** The interface language; replies follow it unless the person writes in another. */
+  /** The interface language (a code such as `zh-CN`, or a name); replies follow it unless the person writes in another. */
   language: string;
   /** Text of the latest compaction summary, when older turns were folded. */
   earlierSummary?: string | null;
@@ -44,8 +44,22 @@ const ROLE_AND_RULES = [
   '- Use paths exactly as given. Give numbers with their units and the CRS or method behind them. Keep replies short.',
 ].join('\n');
 
+/**
+ * The interface language as the prompt names it. For Chinese one more line keeps what tools
+ * read unchanged: models answering in Chinese tend to translate field names and paths too.
+ * English adds nothing (the prompt budget of the no-skill stage is nearly used).
+ */
+const LANGUAGE_NAMES: Record<string, { name: string; extra?: string }> = {
+  en: { name: 'English' },
+  'zh-CN': { name: 'Simplified Chinese', extra: 'Keep tool arguments, field names and paths as they are.' },
+};
+
+/** `language`: an interface language code (`en`, `zh-CN`) or a language's English name. */
 export function languagePolicy(language: string): string {
-  return `Language: reply in ${language}, the interface language, unless the person writes in another language; then reply in theirs.`;
+  const known = LANGUAGE_NAMES[language];
+  const name = known?.name ?? language;
+  const policy = `Language: reply in ${name}, the interface language, unless the person writes in another language; then reply in theirs.`;
+  return known?.extra ? `${policy} ${known.extra}` : policy;
 }
 
 export function skillCatalogueText(catalogue: readonly CatalogueEntry[], preloaded: ReadonlySet<string>): string {

@@ -131,6 +131,28 @@ describe('turn requests', () => {
     reopened.close();
   });
 
+  it('the system prompt follows the language chosen in Settings, asked at each request', async () => {
+    const { store, run, say } = setup();
+    let language = 'en';
+    const catalogue = new SkillCatalogue([{ dir: join(import.meta.dirname, '..', '..', 'skills'), origin: 'built-in' }]);
+    const registry = new ToolRegistry([...builtInTools, createLoadSkillTool(catalogue) as unknown as ToolDefinition]);
+    const turns = new TurnRequests({
+      store,
+      registry,
+      skills: catalogue,
+      settings: DEFAULT_CONVERSATION_SETTINGS,
+      uiLanguage: () => language,
+    });
+    say('user', 'hello');
+    const system = async () => String((await turns.startRun(run).next()).messages[0]?.content);
+    assert.match(await system(), /reply in English, the interface language/);
+    language = 'zh-CN';
+    const zh = await system();
+    assert.match(zh, /reply in Simplified Chinese/);
+    assert.match(zh, /Keep tool arguments, field names and paths as they are/);
+    store.close();
+  });
+
   it('does not compact while everything fits', async () => {
     const { turns, run, say, saved, store } = setup();
     for (let i = 0; i < 5; i++) {

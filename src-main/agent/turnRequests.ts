@@ -22,6 +22,8 @@ export interface TurnRequestDeps {
    * current ones it has not met yet; none: every plugin at its current version.
    */
   pins?: (conversationId: string) => ReadonlyMap<string, string>;
+  /** The interface language chosen in Settings (`en`, `zh-CN`), asked at each request; none: `settings.language`. */
+  uiLanguage?: () => string;
 }
 
 export interface TurnOptions {
@@ -112,7 +114,7 @@ export class RunTurnRequests {
       catalogue: skills.list(),
       preloaded,
       project: { name: store.info.name, layers: store.layers.list(), view },
-      language: settings.language,
+      language: this.deps.uiLanguage?.() ?? settings.language,
       earlierSummary,
     });
     return extraRules ? `${prompt}\n\n${extraRules}` : prompt;

@@ -57,6 +57,8 @@ export interface ConversationLayerDeps {
   settings?: ConversationSettings;
   /** A conversation's plugin versions, pinning the current ones it meets (plugins/pluginPins.ts). */
   pins?(conversationId: string): ReadonlyMap<string, string>;
+  /** The interface language chosen in Settings, read at each request so a change applies to the next one. */
+  uiLanguage?(): string;
 }
 
 /** How long a request waits for the map view before going without it. */
@@ -82,6 +84,7 @@ export function createConversationLayer(d: ConversationLayerDeps) {
     settings,
     currentView: askView ? () => viewOf(askView) : undefined,
     ...(d.pins ? { pins: d.pins } : {}),
+    ...(d.uiLanguage ? { uiLanguage: d.uiLanguage } : {}),
   });
   const conversations = new ConversationService({ store, emit: d.emit, runState: d.runState });
   const runnerEmit = durableDeltas(d.emit, (messageId, text) => {

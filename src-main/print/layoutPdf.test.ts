@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { PNG } from 'pngjs';
 import { planLayout } from '../../src-shared/print/layoutPlan.js';
+import { findCjkFont } from './cjkFont.js';
 import { buildLayoutPdf } from './layoutPdf.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'mapwright-layout-pdf-'));
@@ -67,7 +68,10 @@ describe('layout PDF (pdf-lib, read back by poppler)', () => {
     const plan = planLayout('Letter', 'portrait', 40);
     const png = pagePng(plan.page.widthPx, plan.page.heightPx, plan.map, [200, 50, 50]);
     const file = join(dir, 'letter.pdf');
-    writeFileSync(file, await buildLayoutPdf({ spec: { title: 'Population 人口 Ærø', pageSize: 'Letter', orientation: 'portrait' }, png }));
+    // No CJK font (a path that does not exist): Helvetica as before, the ideographs left out of the text layer.
+    const noCjkFont = { MAPWRIGHT_CJK_FONT: join(dir, 'missing.ttf') };
+    const spec = { title: 'Population 人口 Ærø', pageSize: 'Letter', orientation: 'portrait' } as const;
+    writeFileSync(file, await buildLayoutPdf({ spec, png, env: noCjkFont }));
     const info = execFileSync('pdfinfo', [file], { encoding: 'utf8' });
     assert.match(info, /Page size:\s+612 x 792 pts \(letter\)/);
     assert.match(info, /Title:\s+Population 人口 Ærø/);
@@ -75,6 +79,20 @@ describe('layout PDF (pdf-lib, read back by poppler)', () => {
     const page = render(file);
     assert.ok(page.height > page.width, 'portrait');
   });
+
+  it(
+    'a Chinese title is written with the CJK font, so pdftotext reads it',
+    { skip: !findCjkFont() && 'no CJK font installed' },
+    async () => {
+      const plan = planLayout('A4', 'landscape', 30);
+      const file = join(dir, 'zh.pdf');
+      const png = pagePng(plan.page.widthPx, plan.page.heightPx, plan.map, [0, 0, 0]);
+      writeFileSync(file, await buildLayoutPdf({ spec: { title: '北京市人口 2020', pageSize: 'A4', orientation: 'landscape' }, png }));
+      assert.match(execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' }), /北京市人口 2020/);
+      assert.match(execFileSync('pdffonts', [file], { encoding: 'utf8' }), /DroidSansFallback|CID TrueType/i, 'the font is embedded');
+      assert.ok(readFileSync(file).length < 400_000, 'a subset, not the whole 4 MB font');
+    },
+  );
 
   it('no title: no text layer, the metadata says "Map"', async () => {
     const plan = planLayout('A3', 'portrait', 20);

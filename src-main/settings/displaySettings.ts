@@ -1,4 +1,4 @@
-import { DEFAULT_DISPLAY_SETTINGS, DisplaySettings } from '../../src-shared/domain/settingsDisplay.js';
+import { DEFAULT_DISPLAY_SETTINGS, DisplaySettings, type DisplaySettingsPatch } from '../../src-shared/domain/settingsDisplay.js';
 import type { AppSettingsDb } from './appSettingsDb.js';
 
 const KEY = 'display';
@@ -10,8 +10,9 @@ export function createDisplaySettings(db: Pick<AppSettingsDb, 'get' | 'set'>) {
       const parsed = DisplaySettings.safeParse(db.get<unknown>(KEY));
       return parsed.success ? parsed.data : { ...DEFAULT_DISPLAY_SETTINGS };
     },
-    set(patch: Partial<DisplaySettings>): DisplaySettings {
-      const next = DisplaySettings.parse({ ...this.get(), ...patch });
+    set(patch: DisplaySettingsPatch): DisplaySettings {
+      const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+      const next = DisplaySettings.parse({ ...this.get(), ...defined });
       db.set(KEY, next);
       return next;
     },

@@ -53,9 +53,9 @@ describe('online basemap: off by default, fetched by main from one template whil
     process.env.MAPWRIGHT_ONLINE_BASEMAP_URL = `${server.origin}/tiles/{z}/{x}/{y}.png`;
     try {
       const app = await startApp(null);
-      assert.deepEqual(await app.services.invoke('settings/get-display', {}), { onlineBasemap: false });
+      assert.deepEqual(await app.services.invoke('settings/get-display', {}), { onlineBasemap: false, language: 'en' });
       assert.equal((await app.services.serveData('tiles/basemap-online/2/1/1.png')).status, 404);
-      assert.deepEqual(await app.services.invoke('settings/set-display', { onlineBasemap: true }), { onlineBasemap: true });
+      assert.deepEqual(await app.services.invoke('settings/set-display', { onlineBasemap: true }), { onlineBasemap: true, language: 'en' });
       assert.ok(app.events.some((e) => e.name === 'settings/display-changed'));
       const tile = await app.services.serveData('tiles/basemap-online/2/1/1.png');
       assert.equal(tile.status, 200);

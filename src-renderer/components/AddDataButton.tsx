@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useBridge } from '../bridge/BridgeContext.js';
 import { useLoadFile } from '../files/useLoadFile.js';
 import { selectAppInfo } from '../store/slices/appInfoSlice.js';
@@ -11,6 +12,7 @@ import { AddDataDialog } from './AddDataDialog.js';
  * app's own dialog: a path field and a folder browser.
  */
 export function AddDataButton() {
+  const { t } = useTranslation('layers');
   const bridge = useBridge();
   const load = useLoadFile();
   const host = useAppStore(selectAppInfo)?.host;
@@ -35,7 +37,7 @@ export function AddDataButton() {
   return (
     <>
       <button type="button" className="btn btn--small" data-testid="add-data" onClick={() => void start()}>
-        + Add data
+        {t('addDataButton')}
       </button>
       {error && (
         <div className="layer-item__error" role="alert" data-testid="add-data-error">

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Result } from '../../src-shared/bridge/contract.js';
 import { useBridge } from '../bridge/BridgeContext.js';
 import { useLoadFile } from '../files/useLoadFile.js';
@@ -22,6 +23,7 @@ interface Picked {
  * main asks for it. Success closes the dialog; main's error stays under the field.
  */
 export function AddDataDialog({ onClose }: { onClose(): void }) {
+  const { t } = useTranslation(['layers', 'common']);
   const bridge = useBridge();
   const load = useLoadFile();
   const [path, setPath] = useState('');
@@ -70,17 +72,17 @@ export function AddDataDialog({ onClose }: { onClose(): void }) {
   function submit(e: FormEvent) {
     e.preventDefault();
     const text = path.trim();
-    if (!text) return setError('Type the path of a file, or pick one below.');
+    if (!text) return setError(t('typePath'));
     // Only the exact path main listed is trusted; anything typed or edited is asked for.
     const token = picked && picked.path === text ? picked.token : null;
     void run(() => (token ? load.byToken(token) : load.byPath(text)));
   }
 
   return (
-    <div className="add-data" role="dialog" aria-label="Add data" data-testid="add-data-dialog">
+    <div className="add-data" role="dialog" aria-label={t('addData')} data-testid="add-data-dialog">
       <header className="add-data__head">
-        <strong>Add data</strong>
-        <button type="button" className="icon-btn" aria-label="Close" data-testid="add-data-close" onClick={onClose}>
+        <strong>{t('addData')}</strong>
+        <button type="button" className="icon-btn" aria-label={t('close', { ns: 'common' })} data-testid="add-data-close" onClick={onClose}>
           ✕
         </button>
       </header>
@@ -99,7 +101,7 @@ export function AddDataDialog({ onClose }: { onClose(): void }) {
           disabled={busy}
         />
         <button type="submit" className="btn btn--small btn--primary" data-testid="add-data-submit" disabled={busy}>
-          {busy ? 'Loading…' : 'Load'}
+          {busy ? t('loading') : t('load')}
         </button>
       </form>
       {error && (
@@ -116,7 +118,7 @@ export function AddDataDialog({ onClose }: { onClose(): void }) {
       />
       {recent.length > 0 && (
         <section className="add-data__recent">
-          <h4>Recent files</h4>
+          <h4>{t('recentFiles')}</h4>
           <ul data-testid="add-data-recent">
             {recent.map((f) => (
               <li key={f.path}>

@@ -1,12 +1,10 @@
 import { useState } from 'react';
-import type { Annotation } from '../../src-shared/domain/annotation.js';
+import { useTranslation } from 'react-i18next';
 import { useEntryTrigger } from '../bridge/useEntryTrigger.js';
 import { appStore } from '../store/appStore.js';
 import { selectAnnotationError, selectAnnotations, selectMovingAnnotation } from '../store/slices/annotationsSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import './AnnotationPanel.css';
-
-const KIND_WORD: Record<Annotation['kind'], string> = { note: 'Note', arrow: 'Arrow', highlight: 'Highlight' };
 
 /**
  * The annotation layer's list over the map (top-left): one row per annotation, top first,
@@ -14,6 +12,7 @@ const KIND_WORD: Record<Annotation['kind'], string> = { note: 'Note', arrow: 'Ar
  * person's own `annotations.*` tool calls through `entries/trigger`; Undo brings them back.
  */
 export function AnnotationPanel() {
+  const { t } = useTranslation('map');
   const annotations = useAppStore(selectAnnotations);
   const movingId = useAppStore(selectMovingAnnotation);
   const error = useAppStore(selectAnnotationError);
@@ -28,9 +27,9 @@ export function AnnotationPanel() {
   const toggleMove = (id: string) => appStore.getState().setMovingAnnotation(movingId === id ? null : id);
 
   return (
-    <section className="annotation-panel" data-testid="annotation-panel" aria-label="Annotations">
+    <section className="annotation-panel" data-testid="annotation-panel" aria-label={t('annotations')}>
       <button type="button" className="annotation-panel__toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
-        Annotations ({annotations.length}) <span aria-hidden="true">{open ? '−' : '+'}</span>
+        {t('annotationsCount', { count: annotations.length })} <span aria-hidden="true">{open ? '−' : '+'}</span>
       </button>
       {open && (
         <ul className="annotation-panel__list">
@@ -38,19 +37,19 @@ export function AnnotationPanel() {
             <li key={a.id} className="annotation-panel__item" data-testid="annotation-item" data-annotation-id={a.id} data-kind={a.kind}>
               <span className="annotation-panel__swatch" style={{ background: a.color }} aria-hidden="true" />
               <span className="annotation-panel__text" title={a.text}>
-                {a.text || KIND_WORD[a.kind]}
+                {a.text || t(`kind_${a.kind}`)}
               </span>
               <button
                 type="button"
                 data-testid="annotation-move"
                 aria-pressed={movingId === a.id}
-                title={movingId === a.id ? 'Drag on the map to move it (Escape to cancel)' : 'Move it by dragging on the map'}
+                title={movingId === a.id ? t('dragTitle') : t('moveTitle')}
                 onClick={() => toggleMove(a.id)}
               >
-                {movingId === a.id ? 'Drag…' : 'Move'}
+                {movingId === a.id ? t('drag') : t('move')}
               </button>
-              <button type="button" data-testid="annotation-delete" title="Delete (Undo brings it back)" onClick={() => void remove(a.id)}>
-                Delete
+              <button type="button" data-testid="annotation-delete" title={t('deleteTitle')} onClick={() => void remove(a.id)}>
+                {t('delete')}
               </button>
             </li>
           ))}

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ApprovalRequest } from '../../src-shared/domain/chat.js';
 import { useBridge } from '../bridge/BridgeContext.js';
 import { appStore } from '../store/appStore.js';
@@ -41,6 +42,7 @@ function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: n
   const code = codeRequest(request);
   const shownArgs = code && request.args && typeof request.args === 'object' ? without(request.args, ['code', 'intent']) : request.args;
   const shownPreview = code && request.preview ? without(request.preview, ['language', 'intent']) : request.preview;
+  const { t } = useTranslation('approval');
   const bridge = useBridge();
   const [remember, setRemember] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -93,8 +95,8 @@ function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: n
         <h2 id="approval-title">
           {request.title} {request.wireName && <code className="approval-dialog__wire">{request.wireName}</code>}
         </h2>
-        <span className={`safety-badge safety-badge--${request.safety}`}>{request.safety}</span>
-        <button type="button" className="icon-btn" aria-label="Close (reject)" onClick={() => void decide('reject')} disabled={busy}>
+        <span className={`safety-badge safety-badge--${request.safety}`}>{t(`safety_${request.safety}`)}</span>
+        <button type="button" className="icon-btn" aria-label={t('closeReject')} onClick={() => void decide('reject')} disabled={busy}>
           ×
         </button>
       </header>
@@ -108,22 +110,22 @@ function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: n
         )}
         {request.network && request.network.length > 0 && (
           <div className="approval-dialog__network" role="note" data-testid="approval-network">
-            Connects to the network:{' '}
+            {t('network')}{' '}
             {request.network.map((origin) => (
               <code key={origin}>{origin}</code>
             ))}{' '}
-            — {NETWORK_KEPT[request.networkKept ?? 'call']}
+            — {t(`kept_${request.networkKept ?? 'call'}`)}
           </div>
         )}
         {request.fromInterface && (
           <div className="approval-dialog__network" role="note">
-            This path or SQL came from the interface, not from a file dialog: check it before approving.
+            {t('fromInterface')}
           </div>
         )}
         {code && (
           <>
             <div className="approval-dialog__label">
-              Code <code>{code.language}</code>
+              {t('code')} <code>{code.language}</code>
             </div>
             <CodeView code={code.code} language={code.language} testId="approval-code" />
           </>
@@ -135,7 +137,7 @@ function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: n
         {(!code || hasKeys(shownArgs)) && (
           <>
             <div className="approval-dialog__label">
-              Arguments <code>{request.toolId}</code>
+              {t('arguments')} <code>{request.toolId}</code>
             </div>
             <JsonView value={shownArgs} className="approval-dialog__args" />
           </>
@@ -157,16 +159,14 @@ function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: n
           <label className="approval-dialog__remember">
             <input type="checkbox" data-testid="approval-remember" checked={remember} onChange={(e) => setRemember(e.target.checked)} />
             {/* A rememberable network call is a plugin's own endpoint: kept for its version, in this project. */}
-            {request.network?.length
-              ? `Allow ${request.network.join(', ')} for this tool version in this project`
-              : 'Allow this tool for this session'}
+            {request.network?.length ? t('allowOrigins', { origins: request.network.join(', ') }) : t('allowSession')}
           </label>
         ) : (
           <span />
         )}
-        {queued > 0 && <span className="approval-dialog__queued">{queued} more waiting</span>}
+        {queued > 0 && <span className="approval-dialog__queued">{t('queued', { count: queued })}</span>}
         <button type="button" className="btn" data-testid="approval-reject" onClick={() => void decide('reject')} disabled={busy}>
-          Reject
+          {t('reject')}
         </button>
         <button
           type="button"
@@ -175,7 +175,7 @@ function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: n
           onClick={() => void decide('approve')}
           disabled={busy}
         >
-          Approve
+          {t('approve')}
         </button>
       </footer>
     </div>
@@ -194,10 +194,3 @@ export function ApprovalDialog() {
     </div>
   );
 }
-
-/** How long a yes to the network lasts, in words. */
-const NETWORK_KEPT: Record<NonNullable<ApprovalRequest['networkKept']>, string> = {
-  call: 'only during this call, and never remembered.',
-  tool_version: 'only while its calls run; tick "Allow" below to keep this approval for this tool version in this project.',
-  project: 'approved once for this project: later map sources from this origin do not ask about the network again.',
-};

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { CellValue } from '../../src-shared/bridge/attributeContract.js';
 import { cellEditText } from '../table/cellEdit.js';
 
@@ -14,6 +15,7 @@ interface Props {
  * Keys stay here, so the table and the map do not act on them too.
  */
 export function AttributeCellEditor({ value, busy, onCommit, onCancel }: Props) {
+  const { t } = useTranslation('table');
   const ref = useRef<HTMLInputElement>(null);
   useEffect(() => {
     ref.current?.focus();
@@ -26,7 +28,7 @@ export function AttributeCellEditor({ value, busy, onCommit, onCancel }: Props) 
       data-testid="attribute-cell-editor"
       defaultValue={cellEditText(value)}
       readOnly={busy}
-      aria-label="New value"
+      aria-label={t('newValue')}
       onClick={(e) => e.stopPropagation()}
       onDoubleClick={(e) => e.stopPropagation()}
       onKeyDown={(e) => {

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { AttributeRow } from '../../src-shared/bridge/attributeContract.js';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import { useBridge } from '../bridge/BridgeContext.js';
@@ -48,6 +49,7 @@ function useRevealMapSelection(layerId: string, indexOfFid: (fid: number) => num
 }
 
 function AttributeTablePanel({ layer }: { layer: Layer }) {
+  const { t } = useTranslation('table');
   const bridge = useBridge();
   // The data's identity: an edit or its undo changes the revision (or the source), and the rows are read again.
   const pages = useRowPages(layer.id, `${layer.source}\n${layer.editing?.revision ?? ''}`);
@@ -101,7 +103,7 @@ function AttributeTablePanel({ layer }: { layer: Layer }) {
       data-testid="attribute-table"
       data-layer-id={layer.id}
       data-layer-name={layer.name}
-      aria-label={`Attributes of ${layer.name}`}
+      aria-label={t('attributesOf', { name: layer.name })}
     >
       <AttributeTableToolbar
         layerName={layer.name}
@@ -118,15 +120,15 @@ function AttributeTablePanel({ layer }: { layer: Layer }) {
       />
       {cellEdit.error && (
         <div className="attribute-table__error" role="alert" data-testid="attribute-cell-error">
-          Could not change the value: {cellEdit.error}{' '}
+          {t('cellError', { error: cellEdit.error })}{' '}
           <button type="button" className="btn btn--small" onClick={cellEdit.dismissError}>
-            Dismiss
+            {t('dismiss')}
           </button>
         </div>
       )}
       {pages.error && (
         <div className="attribute-table__error" role="alert">
-          Could not read the rows: {pages.error}
+          {t('readError', { error: pages.error })}
         </div>
       )}
       <div className="attribute-table__grid" role="table" aria-rowcount={pages.total ?? -1}>
@@ -160,7 +162,7 @@ function AttributeTablePanel({ layer }: { layer: Layer }) {
             />
           )}
         />
-        {pages.total === 0 && <p className="attribute-table__empty">{filtered ? 'No rows match the filter.' : 'The layer has no rows.'}</p>}
+        {pages.total === 0 && <p className="attribute-table__empty">{filtered ? t('noMatch') : t('noRows')}</p>}
       </div>
     </section>
   );

@@ -1,4 +1,5 @@
 import { useRef, type PointerEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { clampWidth, type Field, type SortOrder } from '../table/tableFormat.js';
 
 interface Props {
@@ -20,6 +21,7 @@ const ARROWS = { none: '', asc: '▲', desc: '▼' } as const;
  * resizes the column. The header sits outside the scrolling body and follows its scrollLeft.
  */
 export function AttributeTableHeader({ fields, widths, totalWidth, sort, scrollLeft, onSort, onResize }: Props) {
+  const { t } = useTranslation('table');
   const drag = useRef<{ field: string; startX: number; startWidth: number } | null>(null);
 
   function onResizeStart(e: PointerEvent<HTMLSpanElement>, field: string) {
@@ -55,7 +57,7 @@ export function AttributeTableHeader({ fields, widths, totalWidth, sort, scrollL
               <button
                 type="button"
                 className="attribute-column__sort"
-                title={`${field.name} (${field.type}) — click to sort`}
+                title={t('sortTitle', { name: field.name, type: field.type })}
                 onClick={() => onSort(field.name)}
               >
                 <span className="attribute-column__name">{field.name}</span>
@@ -68,7 +70,7 @@ export function AttributeTableHeader({ fields, widths, totalWidth, sort, scrollL
                 data-testid="attribute-column-resize"
                 role="separator"
                 aria-orientation="vertical"
-                aria-label={`Resize ${field.name}`}
+                aria-label={t('resize', { name: field.name })}
                 onPointerDown={(e) => onResizeStart(e, field.name)}
                 onPointerMove={onResizeMove}
                 onPointerUp={onResizeEnd}

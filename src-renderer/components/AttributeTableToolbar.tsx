@@ -1,4 +1,6 @@
 import { useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../i18n/i18n.js';
 import { MAX_FEATURES_BY_ID } from '../../src-shared/bridge/attributeContract.js';
 import type { SelectionHighlight } from '../store/selectionStore.js';
 
@@ -19,17 +21,17 @@ interface Props {
   onClose(): void;
 }
 
-const EXAMPLE = "e.g. pop > 1000 AND name LIKE 'A%'";
-
+/** The selection, and why the map may show less of it; ` · ` separates notes (a list, not a sentence). */
 function selectionNote(selected: number, highlight: SelectionHighlight | null): string {
-  const parts = [`${selected.toLocaleString('en')} selected`];
-  if (highlight?.capped) parts.push(`map shows the first ${MAX_FEATURES_BY_ID.toLocaleString('en')}`);
-  if (highlight?.error) parts.push(`not drawn: ${highlight.error}`);
+  const parts = [i18n.t('table:selected', { n: selected.toLocaleString('en') })];
+  if (highlight?.capped) parts.push(i18n.t('table:capped', { max: MAX_FEATURES_BY_ID.toLocaleString('en') }));
+  if (highlight?.error) parts.push(i18n.t('table:notDrawn', { error: highlight.error }));
   return parts.join(' · ');
 }
 
 /** The table's head: layer, row count, filter (applied on Enter), selection actions, close. */
 export function AttributeTableToolbar(props: Props) {
+  const { t } = useTranslation(['table', 'common']);
   const { layerName, count, appliedFilter, selectedCount, highlight } = props;
   const [draft, setDraft] = useState(appliedFilter);
   const [error, setError] = useState<string | null>(null);
@@ -67,8 +69,8 @@ export function AttributeTableToolbar(props: Props) {
           type="search"
           className={`attribute-table__filter-input${error ? ' attribute-table__filter-input--error' : ''}`}
           data-testid="attribute-filter"
-          placeholder={`Filter, ${EXAMPLE} (Enter)`}
-          aria-label="Filter rows (SQL condition on the fields); Enter applies"
+          placeholder={t('filterPlaceholder')}
+          aria-label={t('filterLabel')}
           aria-invalid={error !== null}
           aria-busy={busy}
           value={draft}
@@ -88,9 +90,9 @@ export function AttributeTableToolbar(props: Props) {
           className="btn btn--small"
           data-testid="attribute-select-matching"
           onClick={props.onSelectMatching}
-          title="Select every row the filter matches"
+          title={t('selectMatchingTitle')}
         >
-          Select matching
+          {t('selectMatching')}
         </button>
       )}
       {selectedCount > 0 && (
@@ -106,7 +108,7 @@ export function AttributeTableToolbar(props: Props) {
               disabled={!highlight?.bbox}
               onClick={props.onZoomToSelection}
             >
-              Zoom to selection
+              {t('zoomToSelection')}
             </button>
           )}
           <button
@@ -114,9 +116,9 @@ export function AttributeTableToolbar(props: Props) {
             className="btn btn--small"
             data-testid="attribute-clear-selection"
             onClick={props.onClearSelection}
-            title="Clear the selection (Esc on the map)"
+            title={t('clearTitle')}
           >
-            Clear
+            {t('clear')}
           </button>
         </>
       )}
@@ -124,8 +126,8 @@ export function AttributeTableToolbar(props: Props) {
         type="button"
         className="icon-btn"
         data-testid="attribute-table-close"
-        aria-label="Close the attribute table"
-        title="Close"
+        aria-label={t('closeTable')}
+        title={t('close', { ns: 'common' })}
         onClick={props.onClose}
       >
         ×

@@ -1,4 +1,5 @@
 import { appStore } from '../store/appStore.js';
+import { useTranslation } from 'react-i18next';
 import { selectAuditFilter, selectAuditToolIds, type AuditFilter } from '../store/slices/auditSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 
@@ -16,11 +17,12 @@ function FilterSelect({
   options: [string, string][];
   onChange(value: string | undefined): void;
 }) {
+  const { t } = useTranslation('audit');
   return (
     <label className="audit-filters__field">
       <span>{label}</span>
       <select data-testid={testId} value={value ?? ''} onChange={(e) => onChange(e.target.value || undefined)}>
-        <option value="">All</option>
+        <option value="">{t('all')}</option>
         {options.map(([v, text]) => (
           <option key={v} value={v}>
             {text}
@@ -33,6 +35,7 @@ function FilterSelect({
 
 /** Tool, caller and outcome filters; main does the filtering (`audit/list`). */
 export function AuditFilters() {
+  const { t } = useTranslation('audit');
   const filter = useAppStore(selectAuditFilter);
   const toolIds = useAppStore(selectAuditToolIds);
   const set = (patch: AuditFilter) => appStore.getState().setAuditFilter(patch);
@@ -41,30 +44,30 @@ export function AuditFilters() {
   return (
     <div className="audit-filters">
       <FilterSelect
-        label="Tool"
+        label={t('tool')}
         testId="audit-filter-tool"
         value={filter.toolId}
         options={tools.map((id) => [id, id])}
         onChange={(toolId) => set({ toolId })}
       />
       <FilterSelect
-        label="Caller"
+        label={t('caller')}
         testId="audit-filter-caller"
         value={filter.caller}
         options={[
-          ['user', 'You'],
-          ['model', 'Assistant'],
-          ['client', 'MCP client'],
+          ['user', t('you')],
+          ['model', t('assistant')],
+          ['client', t('mcpClient')],
         ]}
         onChange={(v) => set({ caller: v as AuditFilter['caller'] })}
       />
       <FilterSelect
-        label="Outcome"
+        label={t('outcome')}
         testId="audit-filter-outcome"
         value={filter.outcome}
         options={[
-          ['ok', 'OK'],
-          ['error', 'Error'],
+          ['ok', t('ok')],
+          ['error', t('error')],
         ]}
         onChange={(v) => set({ outcome: v as AuditFilter['outcome'] })}
       />

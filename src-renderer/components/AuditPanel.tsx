@@ -1,4 +1,5 @@
 import type { KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { appStore } from '../store/appStore.js';
 import { selectAuditEntries, selectAuditError, selectAuditLoading, selectAuditOpen } from '../store/slices/auditSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
@@ -10,6 +11,7 @@ import './AuditPanel.css';
 const close = () => appStore.getState().setAuditOpen(false);
 
 function AuditDrawer() {
+  const { t } = useTranslation('audit');
   const refresh = useAuditLog();
   const entries = useAppStore(selectAuditEntries);
   const loading = useAppStore(selectAuditLoading);
@@ -22,37 +24,37 @@ function AuditDrawer() {
   }
 
   return (
-    <aside className="audit-panel" data-testid="audit-panel" aria-label="Audit log" onKeyDown={onKeyDown}>
+    <aside className="audit-panel" data-testid="audit-panel" aria-label={t('auditLog')} onKeyDown={onKeyDown}>
       <header className="audit-panel__head">
-        <h2>Audit log</h2>
-        <span className="audit-panel__count">{loading ? 'Loading…' : `${entries.length} call${entries.length === 1 ? '' : 's'}`}</span>
+        <h2>{t('auditLog')}</h2>
+        <span className="audit-panel__count">{loading ? t('loading') : t('calls', { count: entries.length })}</span>
         <button type="button" className="btn btn--small" data-testid="audit-refresh" onClick={refresh}>
-          Refresh
+          {t('refresh')}
         </button>
-        <button type="button" className="icon-btn" data-testid="audit-close" aria-label="Close the audit log" onClick={close}>
+        <button type="button" className="icon-btn" data-testid="audit-close" aria-label={t('closeLog')} onClick={close}>
           ×
         </button>
       </header>
       <AuditFilters />
       {error && (
         <div className="audit-panel__error" role="alert">
-          Could not load the audit log: {error}
+          {t('loadError', { error })}
         </div>
       )}
       <div className="audit-panel__scroll">
         {entries.length === 0 && !loading ? (
-          <p className="audit-panel__empty">No calls match.</p>
+          <p className="audit-panel__empty">{t('noCalls')}</p>
         ) : (
           <table className="audit-table">
             <thead>
               <tr>
-                <th>Time</th>
-                <th>Caller</th>
-                <th>Tool</th>
-                <th>Decision</th>
-                <th>Outcome</th>
-                <th>Took</th>
-                <th aria-label="Arguments" />
+                <th>{t('time')}</th>
+                <th>{t('caller')}</th>
+                <th>{t('tool')}</th>
+                <th>{t('decision')}</th>
+                <th>{t('outcome')}</th>
+                <th>{t('took')}</th>
+                <th aria-label={t('arguments')} />
               </tr>
             </thead>
             <tbody>
@@ -78,6 +80,7 @@ export function AuditPanel() {
 
 /** The status bar's toggle for the panel. */
 export function AuditOpenButton() {
+  const { t } = useTranslation('audit');
   const open = useAppStore(selectAuditOpen);
   return (
     <button
@@ -85,10 +88,10 @@ export function AuditOpenButton() {
       className={`status-bar__item status-bar__button${open ? ' status-bar__button--on' : ''}`}
       data-testid="audit-open"
       aria-pressed={open}
-      title="Every tool call: who asked, who approved, how it ended"
+      title={t('openTitle')}
       onClick={() => appStore.getState().setAuditOpen(!open)}
     >
-      Audit log
+      {t('auditLog')}
     </button>
   );
 }

@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../i18n/i18n.js';
 import type { AuditEntryView } from '../../src-shared/domain/toolLayer.js';
 import { auditTime, decisionLabel } from './auditFormat.js';
 import { formatDuration } from './format.js';
@@ -8,12 +10,13 @@ const COLUMNS = 7;
 
 /** Who called: you, the assistant, or an outside MCP client by the name it gave. */
 function callerLabel(entry: AuditEntryView): string {
-  if (entry.caller === 'client') return entry.client ? `client: ${entry.client}` : 'MCP client';
-  return entry.caller === 'model' ? 'assistant' : 'you';
+  if (entry.caller === 'client') return entry.client ? i18n.t('audit:callerClient', { name: entry.client }) : i18n.t('audit:callerMcp');
+  return entry.caller === 'model' ? i18n.t('audit:callerModel') : i18n.t('audit:callerUser');
 }
 
 /** One call in the audit log; its arguments unfold below it. */
 export function AuditRow({ entry }: { entry: AuditEntryView }) {
+  const { t } = useTranslation('audit');
   const [open, setOpen] = useState(false);
   const time = auditTime(entry.at);
   const version = entry.toolVersion ? ` v${entry.toolVersion}` : '';
@@ -26,13 +29,13 @@ export function AuditRow({ entry }: { entry: AuditEntryView }) {
         data-outcome={entry.outcome}
       >
         <td title={time.full}>{time.short}</td>
-        <td title={entry.client ? `Outside MCP client: ${entry.client}` : undefined}>{callerLabel(entry)}</td>
+        <td title={entry.client ? t('outsideClient', { name: entry.client }) : undefined}>{callerLabel(entry)}</td>
         <td className="audit-row__tool" title={`${entry.toolId}${version}${entry.definitionHash ? ` · ${entry.definitionHash}` : ''}`}>
           {entry.toolId}
         </td>
         <td>{decisionLabel(entry)}</td>
         <td>
-          <span className={`audit-row__outcome audit-row__outcome--${entry.outcome}`}>{entry.outcome}</span>
+          <span className={`audit-row__outcome audit-row__outcome--${entry.outcome}`}>{t(`outcome_${entry.outcome}`)}</span>
           {entry.errorCode && <code className="audit-row__code">{entry.errorCode}</code>}
         </td>
         <td className="audit-row__duration">{formatDuration(entry.durationMs) ?? '—'}</td>
@@ -42,8 +45,8 @@ export function AuditRow({ entry }: { entry: AuditEntryView }) {
             className="icon-btn"
             data-testid="audit-args-toggle"
             aria-expanded={open}
-            aria-label={open ? 'Hide arguments' : 'Show arguments'}
-            title={open ? 'Hide arguments' : 'Show arguments'}
+            aria-label={open ? t('hideArgs') : t('showArgs')}
+            title={open ? t('hideArgs') : t('showArgs')}
             onClick={() => setOpen(!open)}
           >
             {open ? '▾' : '▸'}

@@ -1,4 +1,5 @@
 import type { ChangeSample } from '../../src-shared/domain/chat.js';
+import { useTranslation } from 'react-i18next';
 import './ChangeSampleView.css';
 
 type Cell = ChangeSample['rows'][number]['after'] extends (infer C)[] | null ? C : never;
@@ -9,6 +10,7 @@ type Cell = ChangeSample['rows'][number]['after'] extends (infer C)[] | null ? C
  * "before". The total says how many rows the call touches beyond the few shown.
  */
 export function ChangeSampleView({ sample }: { sample: ChangeSample }) {
+  const { t } = useTranslation('approval');
   const more = sample.total - sample.rows.length;
   return (
     <div className="change-sample" data-testid="approval-sample" data-total={sample.total}>
@@ -27,7 +29,7 @@ export function ChangeSampleView({ sample }: { sample: ChangeSample }) {
               key={row.fid ?? `new-${i}`}
               className={row.after === null ? 'change-sample__deleted' : row.before === null ? 'change-sample__added' : ''}
             >
-              <td>{row.fid ?? 'new'}</td>
+              <td>{row.fid ?? t('newRow')}</td>
               {sample.columns.map((c, k) => (
                 <td key={c}>
                   <Change before={row.before?.[k]} after={row.after?.[k]} deleted={row.after === null} added={row.before === null} />
@@ -38,7 +40,7 @@ export function ChangeSampleView({ sample }: { sample: ChangeSample }) {
         </tbody>
       </table>
       <div className="change-sample__total">
-        {sample.total} row{sample.total === 1 ? '' : 's'} in all{more > 0 ? ` (${more} more not shown)` : ''}
+        {more > 0 ? t('sampleTotalMore', { count: sample.total, more }) : t('sampleTotal', { count: sample.total })}
       </div>
     </div>
   );

@@ -1,4 +1,5 @@
 import { useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useBridge } from '../bridge/BridgeContext.js';
 import { selectRunLive } from '../store/slices/runSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
@@ -7,6 +8,7 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 
 /** Input, Send and Stop. Enter sends, Shift+Enter starts a new line. */
 export function ChatComposer() {
+  const { t } = useTranslation('chat');
   const bridge = useBridge();
   const live = useAppStore(selectRunLive);
   const [text, setText] = useState('');
@@ -56,21 +58,21 @@ export function ChatComposer() {
       <textarea
         className="chat-composer__input"
         data-testid="chat-input"
-        placeholder={live ? 'The assistant is working…' : 'Ask Mapwright…  (Enter to send, Shift+Enter for a new line)'}
+        placeholder={live ? t('placeholderWorking') : t('placeholder')}
         rows={3}
         value={text}
         onChange={(e) => setText(e.target.value)}
         onKeyDown={onKeyDown}
-        aria-label="Message"
+        aria-label={t('message')}
       />
       <div className="chat-composer__actions">
         {live && (
           <button type="button" className="btn btn--danger" data-testid="stop-run" onClick={() => void stop()} disabled={stopping}>
-            Stop
+            {t('stop')}
           </button>
         )}
         <button type="button" className="btn btn--primary" data-testid="chat-send" onClick={() => void send()} disabled={!canSend}>
-          {sending ? 'Sending…' : 'Send'}
+          {sending ? t('sending') : t('send')}
         </button>
       </div>
     </div>

@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { selectModel } from '../store/slices/appInfoSlice.js';
 import { makeSelectMessageWindow, selectMessageCount } from '../store/slices/chatSlice.js';
 import { selectCurrentConversationId } from '../store/slices/conversationsSlice.js';
@@ -17,12 +18,13 @@ const STICK_THRESHOLD = 48;
 export const MESSAGE_PAGE = 200;
 
 function ChatEmptyState() {
+  const { t } = useTranslation('chat');
   const model = useAppStore(selectModel);
   return (
     <div className="chat-empty">
-      <p className="chat-empty__title">Ask about your map</p>
-      <p>“Load the rivers from this GeoPackage”, “buffer the towns by 5 km”, “what is the CRS of the DEM?”</p>
-      {model && !model.configured && <p className="chat-empty__warn">{model.help ?? 'No model is configured yet.'}</p>}
+      <p className="chat-empty__title">{t('emptyTitle')}</p>
+      <p>{t('emptyExamples')}</p>
+      {model && !model.configured && <p className="chat-empty__warn">{model.help ?? t('noModel')}</p>}
     </div>
   );
 }
@@ -49,6 +51,7 @@ function useWindowStart(total: number): [number, () => void] {
 
 /** The conversation: messages, following the newest while the person is at the bottom. */
 export function ChatDock() {
+  const { t } = useTranslation('chat');
   const total = useAppStore(selectMessageCount);
   const [start, showEarlier] = useWindowStart(total);
   const [selectWindow] = useState(makeSelectMessageWindow);
@@ -92,15 +95,15 @@ export function ChatDock() {
   };
 
   return (
-    <section className="chat-dock" aria-label="Assistant">
-      <header className="panel-header">Assistant</header>
+    <section className="chat-dock" aria-label={t('assistant')}>
+      <header className="panel-header">{t('assistant')}</header>
       <ConversationList />
       <div className="chat-dock__scroll" ref={scrollRef}>
         <div className="chat-dock__messages" ref={contentRef} role="log" aria-live="polite">
           {start > 0 && (
             <div className="chat-dock__earlier">
               <button type="button" className="btn" data-testid="chat-show-earlier" onClick={onShowEarlier}>
-                Show earlier messages
+                {t('showEarlier')}
               </button>
             </div>
           )}

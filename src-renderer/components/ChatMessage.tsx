@@ -1,4 +1,5 @@
 import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
 import { selectMessage } from '../store/slices/chatSlice.js';
 import { selectReasoning } from '../store/slices/reasoningSlice.js';
 import { selectRunLive } from '../store/slices/runSlice.js';
@@ -13,6 +14,8 @@ import { ToolCallCard } from './ToolCallCard.js';
  * so a message added to the list does not re-render the others.
  */
 export const ChatMessage = memo(function ChatMessage({ id }: { id: string }) {
+  // Subscribed to the language too: memo keeps this from re-rendering with its parent.
+  const { t } = useTranslation('chat');
   const message = useAppStore(selectMessage(id));
   const live = useAppStore(selectRunLive);
   const reasoning = useAppStore(selectReasoning(id));
@@ -46,7 +49,7 @@ export const ChatMessage = memo(function ChatMessage({ id }: { id: string }) {
     <div className={`chat-msg chat-msg--${role}${hidden ? ' chat-msg--empty' : ''}`} data-testid="chat-message" data-role={role}>
       {reasoning && <ReasoningBlock text={reasoning} answerStarted={!empty || calls} live={live} />}
       {empty && reasoning ? null : empty && !hidden ? (
-        <div className="chat-msg__typing" aria-label="The assistant is writing">
+        <div className="chat-msg__typing" aria-label={t('writing')}>
           <span />
           <span />
           <span />

@@ -1,8 +1,9 @@
+import { useTranslation } from 'react-i18next';
 import type { ConnectionReport } from '../../src-shared/bridge/settingsContract.js';
-import { REASONING_LABELS, STREAMING_LABELS, TOOLS_LABELS } from '../lib/settingsForm.js';
 
 /** What "test connection" found: the outcome, then what the endpoint accepted. */
 export function ConnectionReportView({ report }: { report: ConnectionReport }) {
+  const { t } = useTranslation('settings');
   const { detected } = report;
   return (
     <section
@@ -10,24 +11,25 @@ export function ConnectionReportView({ report }: { report: ConnectionReport }) {
       data-testid="settings-test-result"
       data-ok={report.ok ? 'true' : 'false'}
     >
+      {/* The outcome and the notes are main's words about the endpoint (kept as sent). */}
       <p className="connection-report__message">{report.message}</p>
       <dl className="connection-report__facts">
-        <dt>Tools</dt>
+        <dt>{t('reportTools')}</dt>
         <dd data-testid="detected-tools" data-value={detected.tools}>
-          {TOOLS_LABELS[detected.tools]}
+          {t(`tools_${detected.tools}`)}
         </dd>
-        <dt>Replies</dt>
+        <dt>{t('reportReplies')}</dt>
         <dd data-testid="detected-streaming" data-value={detected.streaming}>
-          {STREAMING_LABELS[detected.streaming]}
+          {t(`streaming_${detected.streaming}`)}
         </dd>
-        <dt>Reasoning</dt>
+        <dt>{t('reportReasoning')}</dt>
         <dd data-testid="detected-reasoning" data-value={detected.reasoning}>
-          {REASONING_LABELS[detected.reasoning]}
+          {t(`reasoning_${detected.reasoning}`)}
         </dd>
         {report.models && (
           <>
-            <dt>Models</dt>
-            <dd>{report.models.length} listed</dd>
+            <dt>{t('reportModels')}</dt>
+            <dd>{t('reportModelsListed', { count: report.models.length })}</dd>
           </>
         )}
       </dl>

@@ -1,4 +1,5 @@
 import './ConversationList.css';
+import { useTranslation } from 'react-i18next';
 import { useState } from 'react';
 import { useBridge } from '../bridge/BridgeContext.js';
 import { selectConversations, selectCurrentConversationId, selectCurrentTitle } from '../store/slices/conversationsSlice.js';
@@ -14,6 +15,7 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  * Results arrive as `conversations/*` events, so this only asks.
  */
 export function ConversationList() {
+  const { t } = useTranslation('chat');
   const bridge = useBridge();
   const conversations = useAppStore(selectConversations);
   const currentId = useAppStore(selectCurrentConversationId);
@@ -49,10 +51,10 @@ export function ConversationList() {
           aria-expanded={open}
           aria-controls="conversation-list"
           onClick={() => setOpen((o) => !o)}
-          title="Conversations of this project"
+          title={t('conversationsTitle')}
         >
           <span className="conv-bar__title" data-testid="conversation-current-title">
-            {currentTitle ?? 'New conversation'}
+            {currentTitle ?? t('newConversation')}
           </span>
           <span className="conv-bar__count">{conversations.length || ''}</span>
           <span className="conv-bar__caret" aria-hidden="true">
@@ -65,9 +67,9 @@ export function ConversationList() {
           data-testid="conversation-new"
           onClick={startNew}
           disabled={live}
-          title={live ? 'Finish or stop the current run first' : 'Start a new conversation'}
+          title={live ? t('finishFirst') : t('startNew')}
         >
-          New
+          {t('new')}
         </button>
       </div>
       {error && (
@@ -78,7 +80,7 @@ export function ConversationList() {
       {open && (
         <div className="conv-list" id="conversation-list" data-testid="conversation-list">
           {conversations.length === 0 ? (
-            <p className="conv-list__empty">No saved conversations yet. One is saved with its first message.</p>
+            <p className="conv-list__empty">{t('noConversations')}</p>
           ) : (
             <ul className="conv-list__items">
               {conversations.map((c) => (
@@ -94,7 +96,7 @@ export function ConversationList() {
               ))}
             </ul>
           )}
-          {live && <p className="conv-list__locked">Switching waits until the assistant finishes or you press Stop.</p>}
+          {live && <p className="conv-list__locked">{t('switchingWaits')}</p>}
         </div>
       )}
     </div>

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ConversationSummary } from '../../src-shared/bridge/conversationContract.js';
+import { i18n } from '../i18n/i18n.js';
 
 interface Props {
   conversation: ConversationSummary;
@@ -16,18 +18,19 @@ export function formatWhen(iso: string, now = Date.now()): string {
   const t = Date.parse(iso);
   if (!Number.isFinite(t)) return '';
   const minutes = Math.round((now - t) / 60_000);
-  if (minutes < 1) return 'just now';
-  if (minutes < 60) return `${minutes} min ago`;
-  if (minutes < 24 * 60) return `${Math.round(minutes / 60)} h ago`;
-  return new Date(t).toLocaleDateString();
+  if (minutes < 1) return i18n.t('chat:justNow');
+  if (minutes < 60) return i18n.t('chat:minutesAgo', { count: minutes });
+  if (minutes < 24 * 60) return i18n.t('chat:hoursAgo', { count: Math.round(minutes / 60) });
+  return new Date(t).toLocaleDateString(i18n.language);
 }
 
 /** One conversation: open by clicking it; rename in place; delete after a confirmation. */
 export function ConversationListItem({ conversation, isCurrent, locked, onOpen, onRename, onDelete }: Props) {
+  const { t } = useTranslation('chat');
   const [mode, setMode] = useState<'view' | 'rename' | 'confirm-delete'>('view');
   const [title, setTitle] = useState(conversation.title);
   const input = useRef<HTMLInputElement>(null);
-  const lockedWhy = 'Finish or stop the current run first';
+  const lockedWhy = t('finishFirst');
 
   useEffect(() => {
     if (mode === 'rename') input.current?.select();
@@ -65,7 +68,7 @@ export function ConversationListItem({ conversation, isCurrent, locked, onOpen, 
           onChange={(e) => setTitle(e.target.value)}
           onKeyDown={onKeyDown}
           onBlur={() => void commit()}
-          aria-label="Conversation title"
+          aria-label={t('conversationTitle')}
         />
       ) : (
         <button
@@ -80,17 +83,17 @@ export function ConversationListItem({ conversation, isCurrent, locked, onOpen, 
             {conversation.title}
           </span>
           <span className="conv-item__meta">
-            {formatWhen(conversation.updatedAt)} · {conversation.messageCount} message{conversation.messageCount === 1 ? '' : 's'}
+            {t('itemMeta', { when: formatWhen(conversation.updatedAt), count: conversation.messageCount })}
           </span>
         </button>
       )}
       {mode === 'confirm-delete' ? (
         <span className="conv-item__confirm">
           <button type="button" className="btn btn--danger btn--small" data-testid="conversation-delete-confirm" onClick={onDelete}>
-            Delete
+            {t('delete')}
           </button>
           <button type="button" className="btn btn--small" onClick={() => setMode('view')}>
-            Keep
+            {t('keep')}
           </button>
         </span>
       ) : (
@@ -101,8 +104,8 @@ export function ConversationListItem({ conversation, isCurrent, locked, onOpen, 
               className="icon-btn"
               data-testid="conversation-rename"
               onClick={() => setMode('rename')}
-              aria-label={`Rename ${conversation.title}`}
-              title="Rename"
+              aria-label={t('renameNamed', { title: conversation.title })}
+              title={t('rename')}
             >
               ✎
             </button>
@@ -112,8 +115,8 @@ export function ConversationListItem({ conversation, isCurrent, locked, onOpen, 
               data-testid="conversation-delete"
               onClick={() => setMode('confirm-delete')}
               disabled={blockDelete}
-              aria-label={`Delete ${conversation.title}`}
-              title={blockDelete ? lockedWhy : 'Delete'}
+              aria-label={t('deleteNamed', { title: conversation.title })}
+              title={blockDelete ? lockedWhy : t('delete')}
             >
               ✕
             </button>

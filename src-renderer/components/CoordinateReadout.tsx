@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
+import { i18n } from '../i18n/i18n.js';
 import { useBridge } from '../bridge/BridgeContext.js';
 import { formatLonLat, formatProjected } from '../map/coordinateFormat.js';
 import { CrsTransforms, type ToCrs } from '../map/crsTransforms.js';
@@ -12,13 +13,13 @@ type Converter = { epsg: number; toCrs: ToCrs } | { epsg: number; error: string 
 /** The cursor in the project CRS, or why not (its definition is still on its way or failed). */
 function projectedText(converter: Converter | null, epsg: number, geographic: boolean, at: [number, number]) {
   if (!converter || converter.epsg !== epsg) return { text: `EPSG:${epsg} …` };
-  if ('error' in converter) return { text: `EPSG:${epsg} unavailable`, title: converter.error };
+  if ('error' in converter) return { text: i18n.t('status:unavailable', { epsg }), title: converter.error };
   try {
     const [x, y] = converter.toCrs(at);
-    if (!Number.isFinite(x) || !Number.isFinite(y)) return { text: `EPSG:${epsg} out of range` };
+    if (!Number.isFinite(x) || !Number.isFinite(y)) return { text: i18n.t('status:outOfRange', { epsg }) };
     return { text: formatProjected({ epsg, geographic }, x, y), x, y };
   } catch (err) {
-    return { text: `EPSG:${epsg} out of range`, title: err instanceof Error ? err.message : String(err) };
+    return { text: i18n.t('status:outOfRange', { epsg }), title: err instanceof Error ? err.message : String(err) };
   }
 }
 
@@ -58,7 +59,7 @@ export function CoordinateReadout() {
       data-crs={`EPSG:${epsg}`}
       {...(at && { 'data-lon': String(at[0]), 'data-lat': String(at[1]) })}
       {...(projected?.x !== undefined && { 'data-x': String(projected.x), 'data-y': String(projected.y) })}
-      title={projected?.title ?? `Cursor position: WGS 84 degrees, then the project CRS (EPSG:${epsg}, the bottom layer's)`}
+      title={projected?.title ?? i18n.t('status:cursorTitle', { epsg })}
     >
       {at && projected ? `${formatLonLat(at[0], at[1])} · ${projected.text}` : `EPSG:${epsg}`}
     </span>

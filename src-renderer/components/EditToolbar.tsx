@@ -1,30 +1,23 @@
 import type { DrawTool } from '../edit/editGeometry.js';
+import { useTranslation } from 'react-i18next';
+import { i18n } from '../i18n/i18n.js';
 import { drawToolsFor } from '../edit/editGeometry.js';
 import type { EditDrawing } from '../edit/useEditDrawing.js';
 import './EditToolbar.css';
 
-const DRAW_BUTTONS: Record<DrawTool, { testId: string; label: string; glyph: string; hint: string }> = {
-  point: { testId: 'edit-draw-point', label: 'Point', glyph: '•', hint: 'Click the map to add a point' },
-  linestring: {
-    testId: 'edit-draw-line',
-    label: 'Line',
-    glyph: '╱',
-    hint: 'Click to add vertices; click the last one again (or press Enter) to finish',
-  },
-  polygon: {
-    testId: 'edit-draw-polygon',
-    label: 'Polygon',
-    glyph: '⬠',
-    hint: 'Click to add vertices; click the first one again (or press Enter) to close',
-  },
+/** Label and hint are the messages `draw_<tool>` and `drawHint_<tool>`. */
+const DRAW_BUTTONS: Record<DrawTool, { testId: string; glyph: string }> = {
+  point: { testId: 'edit-draw-point', glyph: '•' },
+  linestring: { testId: 'edit-draw-line', glyph: '╱' },
+  polygon: { testId: 'edit-draw-polygon', glyph: '⬠' },
 };
 
 /** What the person is doing, in a few words under the buttons. */
 function statusText(drawing: EditDrawing): string {
-  if (drawing.busy) return 'Saving…';
-  if (drawing.tool === 'reshape') return 'Drag the vertices of the selected feature; each move is saved';
-  if (drawing.tool !== 'idle') return DRAW_BUTTONS[drawing.tool].hint;
-  return 'Choose a tool (press it again to put it down)';
+  if (drawing.busy) return i18n.t('map:saving');
+  if (drawing.tool === 'reshape') return i18n.t('map:reshapeHint');
+  if (drawing.tool !== 'idle') return i18n.t(`map:drawHint_${drawing.tool}`);
+  return i18n.t('map:chooseTool');
 }
 
 /**
@@ -33,14 +26,21 @@ function statusText(drawing: EditDrawing): string {
  * selection, and Done. The work happens in edit/useEditDrawing.ts; this only shows it.
  */
 export function EditToolbar({ drawing }: { drawing: EditDrawing }) {
+  const { t } = useTranslation('map');
   const { layer } = drawing;
   if (!layer) return null;
   const tools = drawToolsFor(layer.info.geometryType);
   return (
-    <div className="edit-toolbar" data-testid="edit-toolbar" data-tool={drawing.tool} role="toolbar" aria-label={`Edit ${layer.name}`}>
+    <div
+      className="edit-toolbar"
+      data-testid="edit-toolbar"
+      data-tool={drawing.tool}
+      role="toolbar"
+      aria-label={t('editLayer', { name: layer.name })}
+    >
       <div className="edit-toolbar__row">
         <span className="edit-toolbar__title" title={layer.name}>
-          Editing <strong>{layer.name}</strong>
+          {t('editing')} <strong>{layer.name}</strong>
         </span>
         {tools.map((tool) => {
           const b = DRAW_BUTTONS[tool];
@@ -53,10 +53,10 @@ export function EditToolbar({ drawing }: { drawing: EditDrawing }) {
               data-testid={b.testId}
               aria-pressed={on}
               disabled={drawing.busy}
-              title={b.hint}
+              title={t(`drawHint_${tool}`)}
               onClick={() => drawing.draw(tool)}
             >
-              <span aria-hidden="true">{b.glyph}</span> {b.label}
+              <span aria-hidden="true">{b.glyph}</span> {t(`draw_${tool}`)}
             </button>
           );
         })}
@@ -66,30 +66,30 @@ export function EditToolbar({ drawing }: { drawing: EditDrawing }) {
           data-testid="edit-reshape"
           aria-pressed={drawing.tool === 'reshape'}
           disabled={drawing.busy}
-          title="Move the vertices of the selected feature"
+          title={t('reshapeTitle')}
           onClick={() => void drawing.reshape()}
         >
-          <span aria-hidden="true">✥</span> Reshape
+          <span aria-hidden="true">✥</span> {t('reshape')}
         </button>
         <button
           type="button"
           className="edit-toolbar__btn edit-toolbar__btn--danger"
           data-testid="edit-delete-selected"
           disabled={drawing.busy}
-          title="Delete the selected features (Undo brings them back)"
+          title={t('deleteSelectedTitle')}
           onClick={() => void drawing.deleteSelected()}
         >
-          <span aria-hidden="true">✕</span> Delete selected
+          <span aria-hidden="true">✕</span> {t('deleteSelected')}
         </button>
         <button
           type="button"
           className="edit-toolbar__btn edit-toolbar__btn--done"
           data-testid="edit-finish"
           disabled={drawing.busy}
-          title="Stop editing on the map (the edits are kept)"
+          title={t('doneTitle')}
           onClick={drawing.finish}
         >
-          Done
+          {t('done')}
         </button>
       </div>
       <div className="edit-toolbar__status" aria-live="polite">

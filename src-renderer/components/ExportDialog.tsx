@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { createPortal } from 'react-dom';
 import { MapExportResult, MAX_TITLE_CHARS, PAGE_SIZES, type Orientation, type PageSize } from '../../src-shared/domain/printLayout.js';
 import { useEntryRun } from '../bridge/useEntryTrigger.js';
@@ -13,6 +14,7 @@ type Outcome = { kind: 'saved'; result: MapExportResult } | { kind: 'error'; mes
  * shows where the file went.
  */
 function ExportDialog({ onClose }: { onClose(): void }) {
+  const { t } = useTranslation(['print', 'common']);
   const run = useEntryRun();
   const [title, setTitle] = useState('');
   const [pageSize, setPageSize] = useState<PageSize>('A4');
@@ -28,39 +30,34 @@ function ExportDialog({ onClose }: { onClose(): void }) {
     setBusy(null);
     if (!answer.ok) return setOutcome({ kind: 'error', message: answer.message });
     const parsed = MapExportResult.safeParse(answer.data);
-    setOutcome(
-      parsed.success ? { kind: 'saved', result: parsed.data } : { kind: 'error', message: 'The export sent an unexpected answer' },
-    );
+    setOutcome(parsed.success ? { kind: 'saved', result: parsed.data } : { kind: 'error', message: t('unexpected') });
   };
 
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && !busy && onClose()}>
       <div className="export-dialog" role="dialog" aria-modal="true" aria-labelledby="export-dialog-title" data-testid="export-dialog">
         <header className="export-dialog__head">
-          <h2 id="export-dialog-title">Export map</h2>
-          <button type="button" className="icon-btn" aria-label="Close" onClick={onClose} disabled={busy !== null}>
+          <h2 id="export-dialog-title">{t('title')}</h2>
+          <button type="button" className="icon-btn" aria-label={t('close', { ns: 'common' })} onClick={onClose} disabled={busy !== null}>
             ×
           </button>
         </header>
         <div className="export-dialog__body">
-          <p className="export-dialog__hint">
-            The map as you see it, with its title, legend, scale bar, north arrow, attribution and today’s date, saved in the project’s
-            outputs folder.
-          </p>
+          <p className="export-dialog__hint">{t('hint')}</p>
           <label className="export-dialog__field">
-            Title
+            {t('mapTitle')}
             <input
               data-testid="export-title"
               value={title}
               maxLength={MAX_TITLE_CHARS}
-              placeholder="Untitled map"
+              placeholder={t('untitled')}
               onChange={(e) => setTitle(e.target.value)}
               autoFocus
             />
           </label>
           <div className="export-dialog__row">
             <label className="export-dialog__field">
-              Page size
+              {t('pageSize')}
               <select data-testid="export-page-size" value={pageSize} onChange={(e) => setPageSize(e.target.value as PageSize)}>
                 {PAGE_SIZES.map((s) => (
                   <option key={s} value={s}>
@@ -70,17 +67,22 @@ function ExportDialog({ onClose }: { onClose(): void }) {
               </select>
             </label>
             <label className="export-dialog__field">
-              Orientation
+              {t('orientation')}
               <select data-testid="export-orientation" value={orientation} onChange={(e) => setOrientation(e.target.value as Orientation)}>
-                <option value="landscape">Landscape</option>
-                <option value="portrait">Portrait</option>
+                <option value="landscape">{t('landscape')}</option>
+                <option value="portrait">{t('portrait')}</option>
               </select>
             </label>
           </div>
           {outcome?.kind === 'saved' && (
             <p className="export-dialog__result" data-testid="export-result" data-path={outcome.result.path} role="status">
-              Saved {outcome.result.format.toUpperCase()} ({outcome.result.width} × {outcome.result.height} px,{' '}
-              {Math.round(outcome.result.dpi)} DPI): <code>{outcome.result.path}</code>
+              {t('saved', {
+                format: outcome.result.format.toUpperCase(),
+                width: outcome.result.width,
+                height: outcome.result.height,
+                dpi: Math.round(outcome.result.dpi),
+              })}{' '}
+              <code>{outcome.result.path}</code>
             </p>
           )}
           {outcome?.kind === 'error' && (
@@ -91,10 +93,10 @@ function ExportDialog({ onClose }: { onClose(): void }) {
         </div>
         <footer className="export-dialog__actions">
           <button type="button" className="btn" data-testid="export-close" onClick={onClose} disabled={busy !== null}>
-            Close
+            {t('close', { ns: 'common' })}
           </button>
           <button type="button" className="btn" data-testid="export-png" onClick={() => void exportAs('png')} disabled={busy !== null}>
-            {busy === 'png' ? 'Exporting…' : 'Export PNG'}
+            {busy === 'png' ? t('exporting') : t('exportPng')}
           </button>
           <button
             type="button"
@@ -103,7 +105,7 @@ function ExportDialog({ onClose }: { onClose(): void }) {
             onClick={() => void exportAs('pdf')}
             disabled={busy !== null}
           >
-            {busy === 'pdf' ? 'Exporting…' : 'Export PDF'}
+            {busy === 'pdf' ? t('exporting') : t('exportPdf')}
           </button>
         </footer>
       </div>
@@ -113,6 +115,7 @@ function ExportDialog({ onClose }: { onClose(): void }) {
 
 /** The status bar's Export button and the dialog it opens. */
 export function ExportControl() {
+  const { t } = useTranslation('print');
   const [open, setOpen] = useState(false);
   return (
     <>
@@ -120,10 +123,10 @@ export function ExportControl() {
         type="button"
         className={`status-bar__item status-bar__button${open ? ' status-bar__button--on' : ''}`}
         data-testid="export-open"
-        title="Export the map as a print layout (PDF or PNG)"
+        title={t('openTitle')}
         onClick={() => setOpen(true)}
       >
-        Export
+        {t('open')}
       </button>
       {/* On the page's body: inside the status bar the dialog would take its one-line styles. */}
       {open && createPortal(<ExportDialog onClose={() => setOpen(false)} />, document.body)}

@@ -1,4 +1,5 @@
 import type { Result } from '../../src-shared/bridge/contract.js';
+import { useTranslation } from 'react-i18next';
 import { FileKindIcon } from './FileKindIcon.js';
 
 export type FolderListing = Result<'files/list'>;
@@ -22,6 +23,7 @@ export function FolderBrowser(props: {
   onPick(entry: FolderEntry): void;
   onLoad(entry: FolderEntry): void;
 }) {
+  const { t } = useTranslation('layers');
   const { listing } = props;
   return (
     <div className="add-data__browser" data-testid="add-data-browser">
@@ -32,16 +34,16 @@ export function FolderBrowser(props: {
           data-testid="add-data-up"
           disabled={!listing?.parent}
           onClick={() => listing?.parent && props.onOpen(listing.parent)}
-          title="Up one folder"
+          title={t('upTitle')}
         >
-          ↑ Up
+          {t('up')}
         </button>
         {/* Right-to-left so a long path is cut at its start; the inner span keeps the path itself in order. */}
         <code className="add-data__dir" title={listing?.dir}>
-          <span dir="ltr">{listing?.dir ?? 'Reading…'}</span>
+          <span dir="ltr">{listing?.dir ?? t('reading')}</span>
         </code>
       </div>
-      <ul className="add-data__entries" aria-label="Folder contents">
+      <ul className="add-data__entries" aria-label={t('folderContents')}>
         {listing?.entries.map((e) => (
           <li key={`${e.kind}:${e.name}`}>
             <button
@@ -59,9 +61,9 @@ export function FolderBrowser(props: {
             </button>
           </li>
         ))}
-        {listing && listing.entries.length === 0 && <li className="add-data__empty">This folder is empty.</li>}
+        {listing && listing.entries.length === 0 && <li className="add-data__empty">{t('folderEmpty')}</li>}
       </ul>
-      {listing?.truncated && <p className="add-data__note">Only the first {listing.entries.length} entries are shown.</p>}
+      {listing?.truncated && <p className="add-data__note">{t('truncated', { count: listing.entries.length })}</p>}
     </div>
   );
 }

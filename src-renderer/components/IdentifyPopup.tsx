@@ -1,4 +1,5 @@
 import maplibregl, { type Map as MapLibreMap } from 'maplibre-gl';
+import { useTranslation } from 'react-i18next';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { identifyStore, useIdentify, type IdentifySection } from '../store/identifyStore.js';
@@ -20,6 +21,7 @@ function bodyHeightFor(map: MapLibreMap, at: [number, number]): number {
 }
 
 function Section({ section }: { section: IdentifySection }) {
+  const { t } = useTranslation('map');
   return (
     <section className="identify__section" data-testid="identify-section" data-layer-id={section.layerId}>
       <h3 className="identify__layer">{section.layerName}</h3>
@@ -40,7 +42,7 @@ function Section({ section }: { section: IdentifySection }) {
           </tbody>
         </table>
       ))}
-      {section.more > 0 && <p className="identify__more">and {section.more} more here</p>}
+      {section.more > 0 && <p className="identify__more">{t('moreHere', { count: section.more })}</p>}
     </section>
   );
 }
@@ -51,6 +53,7 @@ function Section({ section }: { section: IdentifySection }) {
  * rendered into it; its own close button and Escape close it.
  */
 export function IdentifyPopup({ map }: { map: MapLibreMap | null }) {
+  const { t } = useTranslation(['map', 'common']);
   const at = useIdentify((s) => s.at);
   const loading = useIdentify((s) => s.loading);
   const sections = useIdentify((s) => s.sections);
@@ -83,14 +86,21 @@ export function IdentifyPopup({ map }: { map: MapLibreMap | null }) {
   return createPortal(
     <div className="identify" data-testid="identify-popup" data-loading={loading}>
       <header className="identify__head">
-        <span>Identify</span>
-        <button type="button" className="icon-btn" data-testid="identify-close" aria-label="Close" title="Close (Esc)" onClick={close}>
+        <span>{t('identify')}</span>
+        <button
+          type="button"
+          className="icon-btn"
+          data-testid="identify-close"
+          aria-label={t('close', { ns: 'common' })}
+          title={t('closeEsc')}
+          onClick={close}
+        >
           ×
         </button>
       </header>
       <div className="identify__body" style={{ maxHeight: bodyHeight }}>
-        {loading && <p className="identify__loading">Reading attributes…</p>}
-        {!loading && sections.length === 0 && <p className="identify__loading">Nothing here.</p>}
+        {loading && <p className="identify__loading">{t('readingAttributes')}</p>}
+        {!loading && sections.length === 0 && <p className="identify__loading">{t('nothingHere')}</p>}
         {sections.map((section) => (
           <Section key={section.layerId} section={section} />
         ))}

@@ -1,4 +1,5 @@
 import { selectLayersTopFirst } from '../store/slices/layersSlice.js';
+import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/useAppStore.js';
 import { AddDataButton } from './AddDataButton.js';
 import { LayerPanelItem } from './LayerPanelItem.js';
@@ -7,11 +8,12 @@ import { WebSourceAdd } from './WebSourceForm.js';
 
 /** The project's layers, top of the map first. */
 export function LayerPanel() {
+  const { t } = useTranslation('layers');
   const layers = useAppStore(selectLayersTopFirst);
   return (
-    <aside className="layer-panel" aria-label="Layers">
+    <aside className="layer-panel" aria-label={t('layers')}>
       <header className="panel-header">
-        Layers <span className="panel-header__count">{layers.length || ''}</span>
+        {t('layers')} <span className="panel-header__count">{layers.length || ''}</span>
       </header>
       <UndoButtons />
       <div className="add-data-bar">
@@ -19,7 +21,7 @@ export function LayerPanel() {
       </div>
       <WebSourceAdd />
       {layers.length === 0 ? (
-        <p className="layer-panel__empty">No layers yet. Add data, drop files on the map, ask the assistant, or add a web source.</p>
+        <p className="layer-panel__empty">{t('empty')}</p>
       ) : (
         <ul className="layer-panel__list">
           {layers.map((layer, i) => (

@@ -8,6 +8,7 @@ import { stylePanelStore, useStylePanel } from '../store/stylePanelStore.js';
 import { LayerKindIcon } from './LayerKindIcon.js';
 import { useDisplayProblems } from '../store/displayProblemsStore.js';
 import { isTiledLayer, tiledLayerNote } from '../../src-shared/style/vectorTiles.js';
+import { LayerLocate } from './LayerLocate.js';
 
 /** Slider moves settle for this long before one `layers.set_opacity` goes out. */
 const OPACITY_SETTLE_MS = 200;
@@ -174,6 +175,7 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
         </span>
       </div>
       <div className="layer-item__meta">
+        <LayerLocate layer={layer} />
         {layer.editing && (
           <span
             className="layer-item__badge"

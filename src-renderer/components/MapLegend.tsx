@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { visibleLegends } from '../../src-shared/style/legend.js';
 import { selectLayers } from '../store/slices/layersSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
@@ -10,14 +11,15 @@ import './MapLegend.css';
  * layers in the store (src-shared/style/legend.ts decides what to show). Collapsible.
  */
 export function MapLegend() {
+  const { t } = useTranslation('map');
   const layers = useAppStore(selectLayers);
   const legends = useMemo(() => visibleLegends(layers), [layers]);
   const [open, setOpen] = useState(true);
   if (legends.length === 0) return null;
   return (
-    <section className="map-legend" data-testid="map-legend" aria-label="Legend">
+    <section className="map-legend" data-testid="map-legend" aria-label={t('legend')}>
       <button type="button" className="map-legend__toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
-        Legend <span aria-hidden="true">{open ? '−' : '+'}</span>
+        {t('legend')} <span aria-hidden="true">{open ? '−' : '+'}</span>
       </button>
       {open && (
         <div className="map-legend__body">

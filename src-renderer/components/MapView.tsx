@@ -1,6 +1,8 @@
 import maplibregl, { type Map as MapLibreMap, type MapOptions } from 'maplibre-gl';
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Layer } from '../../src-shared/domain/layer.js';
+import type { MapView as MapViewState } from '../../src-shared/domain/mapView.js';
 import { buildBasemapStyle } from '../../src-shared/style/basemapStyle.js';
 import { fittableBounds, unionExtent } from '../map/bbox.js';
 import { dataUrls } from '../map/dataUrls.js';
@@ -16,6 +18,7 @@ import { useAnnotationLayers } from '../map/useAnnotationLayers.js';
 import { useDisplayProblemWatch } from '../map/useDisplayProblemWatch.js';
 import { useRendererQueries } from '../map/useRendererQueries.js';
 import { useSelectionHighlight } from '../map/useSelectionHighlight.js';
+import { useSavedView } from '../map/useSavedView.js';
 import { appStore } from '../store/appStore.js';
 import { selectAppInfo } from '../store/slices/appInfoSlice.js';
 import { selectLayers } from '../store/slices/layersSlice.js';
@@ -26,8 +29,9 @@ import { MeasureControl } from './MeasureControl.js';
 
 type TestHandle = { __mapwright?: { map: MapLibreMap } };
 
-/** The world, or the union of the project's layers when it has any. */
-function initialView(layers: readonly Layer[]): Partial<MapOptions> {
+/** Where the project's map was left; else the union of its layers; else the world. */
+function initialView(saved: MapViewState | null, layers: readonly Layer[]): Partial<MapOptions> {
+  if (saved) return { center: saved.center, zoom: saved.zoom, bearing: saved.bearing, pitch: saved.pitch };
   const extent = unionExtent(layers);
   const bounds = extent ? fittableBounds(extent) : null;
   if (bounds) return { bounds, fitBoundsOptions: { padding: 40, maxZoom: 16 } };
@@ -45,6 +49,7 @@ function initialView(layers: readonly Layer[]): Partial<MapOptions> {
  * `data-map-idle-seq` and exposes the instance as `window.__mapwright.map`.
  */
 export function MapView() {
+  const { t } = useTranslation('status');
   const appInfo = useAppStore(selectAppInfo);
   const layers = useAppStore(selectLayers);
   const containerRef = useRef<HTMLDivElement>(null);
@@ -67,7 +72,13 @@ export function MapView() {
       canvasContextAttributes: { preserveDrawingBuffer: true },
       // Shift-drag selects features in a box (map/boxSelect.ts) instead of zooming to it.
       boxZoom: false,
-      ...initialView(appStore.getState().layers),
+      // Chinese, Japanese and Korean labels: the app's glyph PBFs (assets/glyphs) are DejaVu, with
+      // no ideographs, so MapLibre draws CJK characters locally with this font stack. Droid Sans
+      // Fallback comes from Debian's fonts-droid-fallback (Apache-2.0, assets/fonts/SOURCES.md);
+      // elsewhere the system's own CJK sans-serif is used.
+      localIdeographFontFamily:
+        "'Droid Sans Fallback', 'Noto Sans CJK SC', 'Source Han Sans SC', 'PingFang SC', 'Microsoft YaHei', sans-serif",
+      ...initialView(appStore.getState().savedView, appStore.getState().layers),
     });
     instance.addControl(new maplibregl.NavigationControl({ visualizePitch: false }), 'top-right');
     instance.addControl(new maplibregl.ScaleControl({ unit: 'metric' }), 'bottom-left');
@@ -105,6 +116,7 @@ export function MapView() {
   // The measure tool (issue #15): its drawing goes above everything, even the sketch.
   useMeasureTool(map, layers);
   useCursorPosition(map);
+  useSavedView(map);
   useMapSelection(map);
   useDisplayProblemWatch(map);
   useRendererQueries(map);
@@ -114,7 +126,7 @@ export function MapView() {
   return (
     <div className="map-pane">
       <div className="map-container" ref={containerRef} data-testid="map" />
-      {!urls && <div className="map-placeholder">Connecting…</div>}
+      {!urls && <div className="map-placeholder">{t('conn_connecting', { ns: 'status' })}</div>}
       <IdentifyPopup map={map} />
       {fileDrop}
       <EditToolbar drawing={editing} />

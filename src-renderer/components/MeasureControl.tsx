@@ -1,13 +1,9 @@
 import { measureReading } from '../map/measureFormat.js';
-import { measureStore, useMeasure, type MeasureMode } from '../store/measureStore.js';
+import { useTranslation } from 'react-i18next';
+import { measureStore, useMeasure } from '../store/measureStore.js';
 import './MeasureControl.css';
 
 const store = () => measureStore.getState();
-
-const HINTS: Record<MeasureMode, string> = {
-  distance: 'Click points along the way; double-click or Enter to finish, Esc to clear.',
-  area: 'Click the corners; double-click or Enter to close the area, Esc to clear.',
-};
 
 /** A ruler: the measure tool's toggle. */
 function RulerIcon() {
@@ -30,6 +26,7 @@ function RulerIcon() {
  * hold the raw number for tests and copy-paste), and Clear. The map side is useMeasureTool.
  */
 export function MeasureControl() {
+  const { t } = useTranslation('map');
   const active = useMeasure((s) => s.active);
   const mode = useMeasure((s) => s.mode);
   const points = useMeasure((s) => s.points);
@@ -44,13 +41,13 @@ export function MeasureControl() {
         className={`measure-control__toggle${active ? ' measure-control__toggle--on' : ''}`}
         data-testid="measure-tool"
         aria-pressed={active}
-        title={active ? 'Stop measuring' : 'Measure distance or area'}
+        title={active ? t('stopMeasuring') : t('measureTitle')}
         onClick={() => store().setActive(!active)}
       >
         <RulerIcon />
       </button>
       {active && (
-        <div className="measure-control__panel" role="group" aria-label="Measure">
+        <div className="measure-control__panel" role="group" aria-label={t('measure')}>
           <div className="measure-control__modes">
             {(['distance', 'area'] as const).map((m) => (
               <button
@@ -61,17 +58,17 @@ export function MeasureControl() {
                 className={mode === m ? 'measure-control__mode--on' : undefined}
                 onClick={() => store().setMode(m)}
               >
-                {m === 'distance' ? 'Distance' : 'Area'}
+                {m === 'distance' ? t('distance') : t('area')}
               </button>
             ))}
             <button type="button" data-testid="measure-clear" disabled={points.length === 0} onClick={() => store().clear()}>
-              Clear
+              {t('clear')}
             </button>
           </div>
           <output className="measure-control__result" data-testid="measure-result" data-finished={finished} {...raw}>
             {reading.text}
           </output>
-          <p className="measure-control__hint">{HINTS[mode]}</p>
+          <p className="measure-control__hint">{t(`hint_${mode}`)}</p>
         </div>
       )}
     </div>

@@ -1,21 +1,19 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ApprovalMode } from '../../src-shared/domain/toolLayer.js';
 import { useEntryTrigger } from '../bridge/useEntryTrigger.js';
 import { selectAskForReads, selectMode, selectPolicyLoaded } from '../store/slices/policySlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import './ToolLayerControls.css';
 
-const MODES: { value: ApprovalMode; label: string; help: string }[] = [
-  { value: 'ask', label: 'Ask', help: 'Ask: every change waits for your approval.' },
-  { value: 'auto', label: 'Auto', help: 'Auto: changes run without asking; destructive ones still ask.' },
-  { value: 'plan', label: 'Plan', help: 'Plan: the assistant only reads and answers with a plan you can run.' },
-];
+const MODES: readonly ApprovalMode[] = ['ask', 'auto', 'plan'];
 
 /**
  * The approval mode and the "reads ask too" setting. Main owns both: a change is a command,
  * and the controls show what `policy/changed` says, with the person's choice in between.
  */
 export function ModeSelect() {
+  const { t } = useTranslation('chat');
   const mode = useAppStore(selectMode);
   const askForReads = useAppStore(selectAskForReads);
   const loaded = useAppStore(selectPolicyLoaded);
@@ -32,16 +30,16 @@ export function ModeSelect() {
   }
 
   const shownMode = draftMode ?? mode;
-  const help = MODES.find((m) => m.value === shownMode)?.help;
+  const help = t(`modeHelp_${shownMode}`);
   return (
     <span className="status-bar__item mode-select">
       <label className="mode-select__mode" title={help}>
-        Mode
+        {t('mode')}
         <select
           data-testid="mode-select"
           value={shownMode}
           disabled={!loaded}
-          aria-label="Approval mode"
+          aria-label={t('approvalMode')}
           onChange={(e) => {
             const next = e.target.value as ApprovalMode;
             setDraftMode(next);
@@ -49,13 +47,13 @@ export function ModeSelect() {
           }}
         >
           {MODES.map((m) => (
-            <option key={m.value} value={m.value} title={m.help}>
-              {m.label}
+            <option key={m} value={m} title={t(`modeHelp_${m}`)}>
+              {t(`mode_${m}`)}
             </option>
           ))}
         </select>
       </label>
-      <label className="mode-select__reads" title="Read-only tools (layer info, current view…) ask before running too.">
+      <label className="mode-select__reads" title={t('readsAskHelp')}>
         <input
           type="checkbox"
           data-testid="ask-for-reads"
@@ -67,7 +65,7 @@ export function ModeSelect() {
             void run('commands.set_ask_for_reads', { value: next }, () => setDraftReads(null));
           }}
         />
-        Reads ask too
+        {t('readsAsk')}
       </label>
       {error && (
         <span className="mode-select__error" role="alert" title={error}>

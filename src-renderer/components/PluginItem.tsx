@@ -1,4 +1,5 @@
 import type { PluginInfo } from '../../src-shared/bridge/pluginContract.js';
+import { useTranslation } from 'react-i18next';
 import { useBridge } from '../bridge/BridgeContext.js';
 import { appStore } from '../store/appStore.js';
 import { sendPluginChoice } from '../store/sendPluginChoice.js';
@@ -12,6 +13,7 @@ import { PluginToolList } from './PluginToolList.js';
  * and why it is unavailable if it is.
  */
 export function PluginItem({ plugin }: { plugin: PluginInfo }) {
+  const { t } = useTranslation('plugins');
   const bridge = useBridge();
   const pending = useAppStore(selectPluginChoicePending);
   const setEnabled = (enabled: boolean) =>
@@ -26,11 +28,11 @@ export function PluginItem({ plugin }: { plugin: PluginInfo }) {
     >
       <div className="plugin-item__head">
         <span className="plugin-item__name">{plugin.name || plugin.namespace}</span>
-        <span className="plugin-item__version">{plugin.version ? `v${plugin.version}` : 'no version'}</span>
-        <span className={`plugin-state plugin-state--${plugin.state}`}>{plugin.state}</span>
+        <span className="plugin-item__version">{plugin.version ? `v${plugin.version}` : t('noVersion')}</span>
+        <span className={`plugin-state plugin-state--${plugin.state}`}>{t(`state_${plugin.state}`)}</span>
       </div>
       {plugin.description && <p className="plugin-item__description">{plugin.description}</p>}
-      <label className="plugin-item__switch" title="Every version of this plugin, in this project">
+      <label className="plugin-item__switch" title={t('switchTitle')}>
         <input
           type="checkbox"
           role="switch"
@@ -44,27 +46,26 @@ export function PluginItem({ plugin }: { plugin: PluginInfo }) {
         <span>{enabledLabel(plugin)}</span>
       </label>
       <dl className="plugin-item__facts">
-        <dt>Id</dt>
+        <dt>{t('id')}</dt>
         <dd>
           <code>{plugin.id}</code>
         </dd>
-        <dt>Version</dt>
-        <dd data-testid="plugin-version">{plugin.version || 'none'}</dd>
-        <dt>From</dt>
+        <dt>{t('version')}</dt>
+        <dd data-testid="plugin-version">{plugin.version || t('versionNone')}</dd>
+        <dt>{t('from')}</dt>
         <dd>{originLabel(plugin.origin)}</dd>
-        <dt>Checks</dt>
+        <dt>{t('checks')}</dt>
         <dd data-testid="plugin-checks" data-checks={plugin.checks.state}>
           {checksLabel(plugin.checks)}
         </dd>
-        <dt>Folder</dt>
+        <dt>{t('folder')}</dt>
         <dd className="plugin-item__dir" title={plugin.dir} data-testid="plugin-dir">
           <code>{plugin.dir}</code>
         </dd>
       </dl>
       {plugin.sandboxed === false && (
         <p className="plugin-item__unsandboxed" data-testid="plugin-unsandboxed">
-          Runs unsandboxed: its programs are not cut off from the network or your files (no OS sandbox here, or an MCP server, which runs as
-          you).
+          {t('unsandboxed')}
         </p>
       )}
       {plugin.reasons.length > 0 && <PluginReasons reasons={plugin.reasons} />}
@@ -75,8 +76,9 @@ export function PluginItem({ plugin }: { plugin: PluginInfo }) {
 
 /** Why a plugin is not offered to the model (its self-test results among them), each line naming its file and culprit. */
 function PluginReasons({ reasons }: { reasons: readonly string[] }) {
+  const { t } = useTranslation('plugins');
   return (
-    <ul className="plugin-item__reasons" data-testid="plugin-reasons" aria-label="Why it is unavailable">
+    <ul className="plugin-item__reasons" data-testid="plugin-reasons" aria-label={t('whyUnavailable')}>
       {reasons.map((reason) => (
         <li key={reason}>{reason}</li>
       ))}

@@ -1,4 +1,5 @@
 import type { KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { appStore } from '../store/appStore.js';
 import {
   selectPluginChoiceError,
@@ -16,6 +17,7 @@ import './PluginsPanel.css';
 const close = () => appStore.getState().setPluginsOpen(false);
 
 function PluginsDrawer() {
+  const { t } = useTranslation('plugins');
   const plugins = useAppStore(selectPlugins);
   const loaded = useAppStore(selectPluginsLoaded);
   const error = useAppStore(selectPluginsError);
@@ -28,27 +30,27 @@ function PluginsDrawer() {
   }
 
   return (
-    <aside className="plugins-panel" data-testid="plugins-panel" aria-label="Plugins" onKeyDown={onKeyDown}>
+    <aside className="plugins-panel" data-testid="plugins-panel" aria-label={t('plugins')} onKeyDown={onKeyDown}>
       <header className="plugins-panel__head">
-        <h2>Plugins</h2>
-        <span className="plugins-panel__count">{loaded ? pluginCountLabel(plugins) : 'Loading…'}</span>
-        <button type="button" className="icon-btn" data-testid="plugins-close" aria-label="Close the plugins panel" onClick={close}>
+        <h2>{t('plugins')}</h2>
+        <span className="plugins-panel__count">{loaded ? pluginCountLabel(plugins) : t('loading')}</span>
+        <button type="button" className="icon-btn" data-testid="plugins-close" aria-label={t('closePanel')} onClick={close}>
           ×
         </button>
       </header>
       {error && (
         <div className="plugins-panel__error" role="alert">
-          Could not load the plugins: {error}
+          {t('loadError', { error })}
         </div>
       )}
       {choiceError && (
         <div className="plugins-panel__error" role="alert" data-testid="plugin-choice-error">
-          Could not change that: {choiceError}
+          {t('choiceError', { error: choiceError })}
         </div>
       )}
       <div className="plugins-panel__scroll">
         {loaded && plugins.length === 0 ? (
-          <p className="plugins-panel__empty">No plugins found.</p>
+          <p className="plugins-panel__empty">{t('none')}</p>
         ) : (
           <ul className="plugins-panel__list">
             {plugins.map((plugin) => (
@@ -72,6 +74,7 @@ export function PluginsPanel() {
 
 /** The status bar's toggle for the panel. */
 export function PluginsOpenButton() {
+  const { t } = useTranslation('plugins');
   const open = useAppStore(selectPluginsOpen);
   return (
     <button
@@ -79,10 +82,10 @@ export function PluginsOpenButton() {
       className={`status-bar__item status-bar__button${open ? ' status-bar__button--on' : ''}`}
       data-testid="open-plugins"
       aria-pressed={open}
-      title="Plugins: the tools added from plugin folders, and why any is unavailable"
+      title={t('openTitle')}
       onClick={() => appStore.getState().setPluginsOpen(!open)}
     >
-      Plugins
+      {t('plugins')}
     </button>
   );
 }

@@ -1,4 +1,5 @@
 import { progressPercent } from '../store/slices/progressSlice.js';
+import { useTranslation } from 'react-i18next';
 import './ToolLayerControls.css';
 
 /**
@@ -16,8 +17,9 @@ export function ProgressBar({
   testId: string;
   className: string;
 }) {
+  const { t } = useTranslation('status');
   const percent = progressPercent(fraction);
-  const text = message.trim() || 'Working';
+  const text = message.trim() || t('working');
   return (
     <div
       className={`progress-bar ${className}`}

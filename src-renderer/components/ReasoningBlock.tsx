@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /**
  * The model's reasoning for one turn, above its answer: open while it grows, folded once
@@ -6,6 +7,7 @@ import { useState } from 'react';
  * only — reasoning is never saved, so after a reload the block is gone.
  */
 export function ReasoningBlock({ text, answerStarted, live }: { text: string; answerStarted: boolean; live: boolean }) {
+  const { t } = useTranslation('chat');
   const [chosen, setChosen] = useState<boolean | null>(null);
   const open = chosen ?? !answerStarted;
   const growing = live && !answerStarted;
@@ -27,7 +29,7 @@ export function ReasoningBlock({ text, answerStarted, live }: { text: string; an
         <span className="reasoning__chevron" aria-hidden="true">
           {open ? '▾' : '▸'}
         </span>
-        {growing ? <span className="reasoning__live">Thinking…</span> : <span>Reasoning · {words} words</span>}
+        {growing ? <span className="reasoning__live">{t('thinking')}</span> : <span>{t('reasoningWords', { count: words })}</span>}
       </button>
       {open && (
         <div className="reasoning__text" data-testid="reasoning-text">

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useEntryTrigger } from '../bridge/useEntryTrigger.js';
 import { selectPlanTargetId } from '../store/slices/policySlice.js';
 import { useAppStore } from '../store/useAppStore.js';
@@ -9,6 +10,7 @@ import './ToolLayerControls.css';
  * Ask and sends the go-ahead, so each change of the plan still asks for approval.
  */
 export function RunPlanButton({ messageId }: { messageId: string }) {
+  const { t } = useTranslation('chat');
   const isTarget = useAppStore((s) => selectPlanTargetId(s) === messageId);
   const trigger = useEntryTrigger();
   const [busy, setBusy] = useState(false);
@@ -26,9 +28,9 @@ export function RunPlanButton({ messageId }: { messageId: string }) {
   return (
     <div className="run-plan">
       <button type="button" className="btn btn--primary" data-testid="run-plan" disabled={busy} onClick={() => void runPlan()}>
-        Run this plan
+        {t('runPlan')}
       </button>
-      <span className="run-plan__note">Switches to Ask: each change still asks.</span>
+      <span className="run-plan__note">{t('runPlanNote')}</span>
       {error && (
         <div className="run-plan__error" role="alert">
           {error}

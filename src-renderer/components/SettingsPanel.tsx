@@ -1,25 +1,29 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ConnectionReport, ModelSettingsView } from '../../src-shared/bridge/settingsContract.js';
-import { MODEL_PRESETS, presetOf, type ModelProviderId } from '../../src-shared/domain/modelPresets.js';
+import { MIN_THINKING_BUDGET, MODEL_PRESETS, presetOf, type ModelProviderId } from '../../src-shared/domain/modelPresets.js';
 import { useBridge } from '../bridge/BridgeContext.js';
 import { applyPreset, draftOf, formFromView, keyStateOf, type FormErrors, type SettingsForm } from '../lib/settingsForm.js';
 import { appStore } from '../store/appStore.js';
 import { selectDisplaySettings, selectSettingsOpen } from '../store/slices/settingsSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import { ConnectionReportView } from './ConnectionReportView.js';
+import { LanguageSetting } from './LanguageSetting.js';
+import { keyStorageText } from './settingsText.js';
 import './settings.css';
 
 /** The gear in the status bar. */
 export function SettingsOpenButton() {
+  const { t } = useTranslation('settings');
   return (
     <button
       type="button"
       className="status-bar__settings"
       data-testid="settings-open"
-      title="Model settings"
+      title={t('openTitle')}
       onClick={() => appStore.getState().openSettings()}
     >
-      <span aria-hidden="true">⚙</span> Model
+      <span aria-hidden="true">⚙</span> {t('openLabel')}
     </button>
   );
 }
@@ -31,6 +35,7 @@ export function SettingsPanel() {
 }
 
 function SettingsDialog() {
+  const { t } = useTranslation('settings');
   const bridge = useBridge();
   const [view, setView] = useState<ModelSettingsView | null>(null);
   const [form, setForm] = useState<SettingsForm>(() => formFromView(null));
@@ -109,20 +114,23 @@ function SettingsDialog() {
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && close()}>
       <div className="settings-panel" role="dialog" aria-modal="true" aria-labelledby="settings-title" data-testid="settings-panel">
         <header className="settings-panel__head">
-          <h2 id="settings-title">Model</h2>
-          <button type="button" className="icon-btn" aria-label="Close" onClick={close}>
+          <h2 id="settings-title">{t('title')}</h2>
+          <button type="button" className="icon-btn" aria-label={t('close', { ns: 'common' })} onClick={close}>
             ×
           </button>
         </header>
         <div className="settings-panel__body">
           {view?.envOverride.active && (
             <p className="settings-panel__banner" data-testid="settings-env-override">
-              {view.envOverride.variables.join(', ')} {view.envOverride.variables.length === 1 ? 'is' : 'are'} set: the app uses{' '}
-              {view.envOverride.summary} and these settings are kept for when the variables are gone.
+              {t('envOverride', {
+                count: view.envOverride.variables.length,
+                variables: view.envOverride.variables.join(', '),
+                summary: view.envOverride.summary,
+              })}
             </p>
           )}
           <label className="settings-field">
-            <span>Provider</span>
+            <span>{t('provider')}</span>
             <select
               data-testid="settings-provider"
               value={form.provider}
@@ -130,27 +138,27 @@ function SettingsDialog() {
             >
               {MODEL_PRESETS.map((p) => (
                 <option key={p.id} value={p.id}>
-                  {p.label}
+                  {p.id === 'custom' ? t('presetLabel_custom') : p.label}
                 </option>
               ))}
             </select>
-            <small>{preset.note}</small>
+            <small>{t(`presetNote_${preset.id}`)}</small>
           </label>
           {form.provider === 'custom' && (
             <label className="settings-field">
-              <span>Wire format</span>
+              <span>{t('wireFormat')}</span>
               <select
                 data-testid="settings-wire"
                 value={form.wire}
                 onChange={(e) => update({ wire: e.target.value as SettingsForm['wire'] })}
               >
-                <option value="openai">OpenAI-compatible Chat Completions</option>
-                <option value="anthropic">Anthropic Messages</option>
+                <option value="openai">{t('wireOpenai')}</option>
+                <option value="anthropic">{t('wireAnthropic')}</option>
               </select>
             </label>
           )}
           <label className="settings-field">
-            <span>Address</span>
+            <span>{t('address')}</span>
             <input
               data-testid="settings-url"
               value={form.url}
@@ -159,16 +167,16 @@ function SettingsDialog() {
               onChange={(e) => update({ url: e.target.value })}
               onBlur={() => void listModels()}
             />
-            {errors.url && <em className="settings-field__error">{errors.url}</em>}
+            {errors.url && <em className="settings-field__error">{t('errorUrl')}</em>}
           </label>
           <div className="settings-field">
-            <span>Model</span>
+            <span>{t('model')}</span>
             <div className="settings-field__row">
               <input
                 data-testid="settings-model"
                 list="settings-model-list"
                 value={form.model}
-                placeholder={preset.exampleModel || 'model name'}
+                placeholder={preset.exampleModel || t('modelPlaceholder')}
                 spellCheck={false}
                 onChange={(e) => update({ model: e.target.value })}
                 onFocus={() => models.list.length === 0 && !models.loading && void listModels()}
@@ -185,38 +193,32 @@ function SettingsDialog() {
                 onClick={() => void listModels()}
                 disabled={models.loading}
               >
-                {models.loading ? 'Listing…' : 'List models'}
+                {models.loading ? t('listing') : t('listModels')}
               </button>
             </div>
-            {errors.model && <em className="settings-field__error">{errors.model}</em>}
+            {errors.model && <em className="settings-field__error">{t('errorModel')}</em>}
             <small data-testid="settings-models-status">
               {models.error
-                ? `Could not list models: ${models.error}`
+                ? t('listFailed', { error: models.error })
                 : models.list.length > 0
-                  ? `${models.list.length} model${models.list.length === 1 ? '' : 's'} offered by the endpoint`
+                  ? t('modelsOffered', { count: models.list.length })
                   : ''}
             </small>
           </div>
           <label className="settings-field">
-            <span>API key</span>
+            <span>{t('apiKey')}</span>
             <input
               data-testid="settings-key"
               type="password"
               autoComplete="off"
               value={form.apiKey}
-              placeholder={
-                keyState === 'set'
-                  ? 'A key is set — leave empty to keep it'
-                  : preset.needsKey
-                    ? 'Required by this provider'
-                    : 'Not needed for local servers'
-              }
+              placeholder={keyState === 'set' ? t('keySetPlaceholder') : preset.needsKey ? t('keyRequired') : t('keyNotNeeded')}
               onChange={(e) => update({ apiKey: e.target.value, clearKey: false })}
             />
             <small data-testid="settings-key-status" data-key-state={keyState}>
               {keyState === 'set' && (
                 <>
-                  A key is set.{' '}
+                  {t('keyIsSet')}{' '}
                   <label className="settings-inline">
                     <input
                       type="checkbox"
@@ -224,31 +226,31 @@ function SettingsDialog() {
                       checked={form.clearKey}
                       onChange={(e) => update({ clearKey: e.target.checked, apiKey: '' })}
                     />{' '}
-                    remove it
+                    {t('removeIt')}
                   </label>
                 </>
               )}
-              {keyState === 'other-address' &&
-                'The saved key was entered for another address; it is not sent here. Type it again to use it.'}
+              {keyState === 'other-address' && t('keyOtherAddress')}
             </small>
             <small className="settings-field__note" data-testid="settings-key-storage">
-              {view?.keyStorage.note}
+              {view && keyStorageText(view.keyStorage, t)}
             </small>
           </label>
           <label className="settings-field">
-            <span>Thinking budget</span>
+            <span>{t('thinkingBudget')}</span>
             <input
               data-testid="settings-thinking-budget"
               inputMode="numeric"
               value={anthropic ? form.thinkingBudget : ''}
-              placeholder={anthropic ? 'Off — e.g. 4096 tokens' : 'Anthropic only'}
+              placeholder={anthropic ? t('thinkingPlaceholder') : t('anthropicOnly')}
               disabled={!anthropic}
               onChange={(e) => update({ thinkingBudget: e.target.value })}
             />
-            {errors.thinkingBudget && <em className="settings-field__error">{errors.thinkingBudget}</em>}
-            <small>Extended thinking stays off until a budget is set. Other endpoints show their reasoning when they send it.</small>
+            {errors.thinkingBudget && <em className="settings-field__error">{t('errorThinkingBudget', { min: MIN_THINKING_BUDGET })}</em>}
+            <small>{t('thinkingHelp')}</small>
           </label>
           <OnlineBasemapSetting />
+          <LanguageSetting />
           {report && <ConnectionReportView report={report} />}
           {failure && (
             <p className="settings-field__error" role="alert">
@@ -258,11 +260,11 @@ function SettingsDialog() {
         </div>
         <footer className="settings-panel__foot">
           <button type="button" className="btn" data-testid="settings-test" onClick={() => void run('test')} disabled={busy !== null}>
-            {busy === 'test' ? 'Testing…' : 'Test connection'}
+            {busy === 'test' ? t('testing') : t('testConnection')}
           </button>
           <span className="settings-panel__spacer" />
           <button type="button" className="btn" data-testid="settings-cancel" onClick={close}>
-            Cancel
+            {t('cancel', { ns: 'common' })}
           </button>
           <button
             type="button"
@@ -271,7 +273,7 @@ function SettingsDialog() {
             onClick={() => void run('save')}
             disabled={busy !== null}
           >
-            {busy === 'save' ? 'Saving…' : 'Save'}
+            {busy === 'save' ? t('saving') : t('save', { ns: 'common' })}
           </button>
         </footer>
       </div>
@@ -284,6 +286,7 @@ function SettingsDialog() {
  * Its tiles are fetched by main from one fixed address, never by this page.
  */
 function OnlineBasemapSetting() {
+  const { t } = useTranslation('settings');
   const bridge = useBridge();
   const display = useAppStore(selectDisplaySettings);
   const [failure, setFailure] = useState<string | null>(null);
@@ -304,7 +307,7 @@ function OnlineBasemapSetting() {
   }
   return (
     <div className="settings-field">
-      <span>Basemap</span>
+      <span>{t('basemap')}</span>
       <label className="settings-inline">
         <input
           type="checkbox"
@@ -313,12 +316,9 @@ function OnlineBasemapSetting() {
           disabled={!display}
           onChange={(e) => void toggle(e.target.checked)}
         />{' '}
-        Online basemap (OpenStreetMap)
+        {t('onlineBasemap')}
       </label>
-      <small>
-        Off: the offline world map shipped with the app, nothing is fetched. On: map tiles come from tile.openstreetmap.org, fetched by
-        Mapwright itself, so that server sees which areas you view. Applied at once.
-      </small>
+      <small>{t('basemapHelp')}</small>
       {failure && <em className="settings-field__error">{failure}</em>}
     </div>
   );

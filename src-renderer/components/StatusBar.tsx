@@ -1,6 +1,5 @@
-import type { ConnectionState } from '../bridge/bridgeTypes.js';
-import type { RunState } from '../../src-shared/domain/chat.js';
 import { selectConnection, selectLoadError, selectModel, selectProjectName } from '../store/slices/appInfoSlice.js';
+import { useTranslation } from 'react-i18next';
 import { selectRunStatus } from '../store/slices/runSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import { AuditOpenButton } from './AuditPanel.js';
@@ -11,38 +10,26 @@ import { PluginsOpenButton } from './PluginsPanel.js';
 import { SettingsOpenButton } from './SettingsPanel.js';
 import { StatusProgress } from './StatusProgress.js';
 
-const RUN_LABELS: Record<RunState['status'], string> = {
-  idle: 'Ready',
-  running: 'Working…',
-  awaiting_approval: 'Waiting for your approval',
-};
-
-const CONNECTION_LABELS: Record<ConnectionState, string> = {
-  connecting: 'Connecting…',
-  open: 'Connected',
-  reconnecting: 'Connection lost, reconnecting…',
-  closed: 'Disconnected',
-};
-
 /** One line at the bottom: project, run, cursor coordinates, model, connection. */
 export function StatusBar() {
+  const { t } = useTranslation('status');
   const model = useAppStore(selectModel);
   const runStatus = useAppStore(selectRunStatus);
   const connection = useAppStore(selectConnection);
   const loadError = useAppStore(selectLoadError);
   const projectName = useAppStore(selectProjectName);
-  const modelText = model?.configured ? (model.name ?? 'Model configured') : 'No model configured';
+  const modelText = model?.configured ? (model.name ?? t('modelConfigured')) : t('noModel');
 
   return (
     <footer className="status-bar" data-testid="status-bar">
       {projectName && <span className="status-bar__item status-bar__project">{projectName}</span>}
       <span className={`status-bar__item status-bar__run status-bar__run--${runStatus}`} data-run-status={runStatus}>
-        {RUN_LABELS[runStatus]}
+        {t(`run_${runStatus}`)}
       </span>
       <StatusProgress />
       {loadError && (
         <span className="status-bar__item status-bar__error" title={loadError}>
-          Could not load the project: {loadError}
+          {t('loadError', { error: loadError })}
         </span>
       )}
       <span className="status-bar__spacer" />
@@ -61,7 +48,7 @@ export function StatusBar() {
       <SettingsOpenButton />
       <span className={`status-bar__item status-bar__conn status-bar__conn--${connection}`} data-connection={connection}>
         <span className="status-dot" aria-hidden="true" />
-        {CONNECTION_LABELS[connection]}
+        {t(`conn_${connection}`)}
       </span>
     </footer>
   );

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../../src-shared/domain/chat.js';
 import { prettyJson } from '../lib/jsonTokens.js';
 import { formatDuration } from './format.js';
@@ -13,6 +14,7 @@ const FOLD_LINES = 10;
 
 /** One tool call in the chat: what ran, on what, how it went. */
 export function ToolCallCard({ tool }: { tool: ToolInfo }) {
+  const { t } = useTranslation('chat');
   const duration = formatDuration(tool.durationMs);
   // Once per arguments, not at every status change of the card (nor every re-render of the chat).
   const argLines = useMemo(() => prettyJson(tool.args).split('\n').length, [tool.args]);
@@ -26,13 +28,13 @@ export function ToolCallCard({ tool }: { tool: ToolInfo }) {
         <span className="tool-card__spacer" />
         {duration && <span className="tool-card__duration">{duration}</span>}
         <span className={`status-badge status-badge--${tool.status}`} data-testid="tool-card-status" data-status={tool.status}>
-          {tool.status}
+          {t(`status_${tool.status}`)}
         </span>
       </div>
       {tool.summary && <div className="tool-card__summary">{tool.summary}</div>}
       <ToolCardProgress callId={tool.callId} status={tool.status} />
       <details className="tool-card__args" open={argLines <= FOLD_LINES}>
-        <summary>Arguments</summary>
+        <summary>{t('arguments')}</summary>
         {code ? (
           <>
             <CodeView code={code.code} language={code.language} />

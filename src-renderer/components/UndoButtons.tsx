@@ -1,11 +1,10 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useEntryTrigger } from '../bridge/useEntryTrigger.js';
 import { selectRevertTurn, selectUndoLast } from '../store/slices/policySlice.js';
 import { selectRunLive } from '../store/slices/runSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import './ToolLayerControls.css';
-
-const BUSY_HINT = 'Wait for the assistant to finish (or press Stop) first';
 
 /**
  * "Undo" and "Revert this turn" for the project's layers (order, styles, visibility). Files
@@ -13,6 +12,7 @@ const BUSY_HINT = 'Wait for the assistant to finish (or press Stop) first';
  * is live, so the buttons wait too.
  */
 export function UndoButtons() {
+  const { t } = useTranslation('chat');
   const undo = useAppStore(selectUndoLast);
   const revert = useAppStore(selectRevertTurn);
   const live = useAppStore(selectRunLive);
@@ -28,7 +28,7 @@ export function UndoButtons() {
     if (message) setError(message);
   }
 
-  const changes = revert ? `${revert.changes} change${revert.changes === 1 ? '' : 's'}` : '';
+  const busyHint = t('busyHint');
   return (
     <div className="undo-buttons">
       <button
@@ -36,20 +36,20 @@ export function UndoButtons() {
         className="btn btn--small"
         data-testid="undo-last"
         disabled={!undo || live || busy}
-        title={!undo ? 'Nothing to undo' : live ? BUSY_HINT : `Undo: ${undo.summary}`}
+        title={!undo ? t('nothingToUndo') : live ? busyHint : t('undoTitle', { summary: undo.summary })}
         onClick={() => void run('commands.undo')}
       >
-        ↶ Undo
+        {t('undo')}
       </button>
       <button
         type="button"
         className="btn btn--small"
         data-testid="revert-turn"
         disabled={!revert || live || busy}
-        title={!revert ? 'Nothing to revert' : live ? BUSY_HINT : `Revert this turn: undo its ${changes}`}
+        title={!revert ? t('nothingToRevert') : live ? busyHint : t('revertTitle', { count: revert.changes })}
         onClick={() => void run('commands.revert_turn')}
       >
-        Revert this turn
+        {t('revertTurn')}
       </button>
       {error && (
         <div className="undo-buttons__error" role="alert">

@@ -1,9 +1,10 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useEntryTrigger } from '../bridge/useEntryTrigger.js';
 import {
   EMPTY_WEB_SOURCE_DRAFT,
   WEB_SOURCE_FORM_KINDS,
-  WEB_SOURCE_KIND_LABEL,
+  webSourceKindLabel,
   needsLayerName,
   urlHint,
   urlPlaceholder,
@@ -20,6 +21,7 @@ import './WebSourceForm.css';
  * the model's calls. Main's error stays under the form with the values kept; success closes it.
  */
 export function WebSourceAdd() {
+  const { t } = useTranslation('layers');
   const [open, setOpen] = useState(false);
   return (
     <div className="web-source">
@@ -27,7 +29,7 @@ export function WebSourceAdd() {
         <WebSourceForm onDone={() => setOpen(false)} />
       ) : (
         <button type="button" className="btn btn--small" data-testid="add-web-source" onClick={() => setOpen(true)}>
-          + Add web source
+          {t('addWebSourceButton')}
         </button>
       )}
     </div>
@@ -35,6 +37,7 @@ export function WebSourceAdd() {
 }
 
 function WebSourceForm({ onDone }: { onDone(): void }) {
+  const { t } = useTranslation(['layers', 'common']);
   const trigger = useEntryTrigger();
   const [draft, setDraft] = useState<WebSourceDraft>(EMPTY_WEB_SOURCE_DRAFT);
   const [busy, setBusy] = useState(false);
@@ -62,22 +65,22 @@ function WebSourceForm({ onDone }: { onDone(): void }) {
     <form
       className="web-source__form"
       data-testid="web-source-form"
-      aria-label="Add web source"
+      aria-label={t('addWebSource')}
       onSubmit={(e) => void submit(e)}
       noValidate
     >
       <label className="web-source__field">
-        <span>Kind</span>
+        <span>{t('kind')}</span>
         <select data-testid="web-source-kind" value={draft.kind} onChange={(e) => set({ kind: e.target.value as WebSourceFormKind })}>
           {WEB_SOURCE_FORM_KINDS.map((k) => (
             <option key={k} value={k}>
-              {WEB_SOURCE_KIND_LABEL[k]}
+              {webSourceKindLabel(k)}
             </option>
           ))}
         </select>
       </label>
       <label className="web-source__field">
-        <span>URL</span>
+        <span>{t('url')}</span>
         <input
           type="url"
           data-testid="web-source-url"
@@ -91,12 +94,12 @@ function WebSourceForm({ onDone }: { onDone(): void }) {
       </label>
       {needsLayerName(draft.kind) && (
         <label className="web-source__field">
-          <span>Layer</span>
+          <span>{t('layer')}</span>
           <input type="text" data-testid="web-source-layer" value={draft.layer} onChange={(e) => set({ layer: e.target.value })} />
         </label>
       )}
       <label className="web-source__field">
-        <span>Name (optional)</span>
+        <span>{t('nameOptional')}</span>
         <input type="text" data-testid="web-source-name" value={draft.name} onChange={(e) => set({ name: e.target.value })} />
       </label>
       {error && (
@@ -106,10 +109,10 @@ function WebSourceForm({ onDone }: { onDone(): void }) {
       )}
       <div className="web-source__actions">
         <button type="button" className="btn btn--small" onClick={onDone} disabled={busy}>
-          Cancel
+          {t('cancel', { ns: 'common' })}
         </button>
         <button type="submit" className="btn btn--small btn--primary" data-testid="web-source-submit" disabled={busy}>
-          {busy ? 'Adding…' : 'Add'}
+          {busy ? t('adding') : t('add')}
         </button>
       </div>
     </form>

@@ -1,3 +1,5 @@
+import { i18n } from '../i18n/i18n.js';
+
 /**
  * The "Add web source" form's light checks (the form only; main's `layers.add_web_source`
  * validates for real) and the parameters it sends.
@@ -5,14 +7,11 @@
 export const WEB_SOURCE_FORM_KINDS = ['xyz', 'tms', 'wms', 'wmts', 'cog', 'fgb'] as const;
 export type WebSourceFormKind = (typeof WEB_SOURCE_FORM_KINDS)[number];
 
-export const WEB_SOURCE_KIND_LABEL: Record<WebSourceFormKind, string> = {
-  xyz: 'XYZ tiles',
-  tms: 'TMS tiles',
-  wms: 'WMS',
-  wmts: 'WMTS',
-  cog: 'Cloud-optimised GeoTIFF',
-  fgb: 'FlatGeobuf',
-};
+/** A kind as the form's select names it, in the interface language (WMS, WMTS and FlatGeobuf are names). */
+export function webSourceKindLabel(kind: WebSourceFormKind): string {
+  if (kind === 'xyz' || kind === 'tms' || kind === 'cog') return i18n.t(`layers:kind_${kind}`);
+  return kind === 'fgb' ? 'FlatGeobuf' : kind.toUpperCase();
+}
 
 export interface WebSourceDraft {
   kind: WebSourceFormKind;
@@ -40,27 +39,27 @@ export function urlPlaceholder(kind: WebSourceFormKind): string {
 
 /** A short hint under the URL field, or null. */
 export function urlHint(kind: WebSourceFormKind): string | null {
-  if (TILED.has(kind)) return 'A tile template with {z}, {x} and {y}.';
-  if (kind === 'wmts') return 'The GetCapabilities URL.';
+  if (TILED.has(kind)) return i18n.t('layers:hintTiled');
+  if (kind === 'wmts') return i18n.t('layers:hintWmts');
   return null;
 }
 
 /** The first problem with the draft, in the person's words, or null when it may be sent. */
 export function webSourceDraftProblem(draft: WebSourceDraft): string | null {
   const url = draft.url.trim();
-  if (!url) return 'Enter the URL of the source.';
+  if (!url) return i18n.t('layers:problemEmpty');
   if (TILED.has(draft.kind)) {
     const missing = ['{z}', '{x}', '{y}'].filter((p) => !url.includes(p));
-    if (missing.length) return `A tile template needs {z}, {x} and {y}; missing ${missing.join(', ')}.`;
+    if (missing.length) return i18n.t('layers:problemTemplate', { missing: missing.join(', ') });
   }
   let parsed: URL;
   try {
     parsed = new URL(TILED.has(draft.kind) ? url.replace(/\{[zxy]\}/g, '0') : url);
   } catch {
-    return 'The URL is not a valid http:// or https:// address.';
+    return i18n.t('layers:problemInvalid');
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'Only http:// and https:// URLs can be added.';
-  if (needsLayerName(draft.kind) && !draft.layer.trim()) return `A ${draft.kind.toUpperCase()} source needs the layer name.`;
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return i18n.t('layers:problemProtocol');
+  if (needsLayerName(draft.kind) && !draft.layer.trim()) return i18n.t('layers:problemLayer', { kind: draft.kind.toUpperCase() });
   return null;
 }
 

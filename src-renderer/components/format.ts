@@ -1,3 +1,5 @@
+import { i18n } from '../i18n/i18n.js';
+
 /** "340 ms", "1.2 s", "2 min 05 s": tool durations as a person reads them. */
 export function formatDuration(ms: number | null | undefined): string | null {
   if (ms == null || !Number.isFinite(ms) || ms < 0) return null;
@@ -5,5 +7,5 @@ export function formatDuration(ms: number | null | undefined): string | null {
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   const minutes = Math.floor(ms / 60_000);
   const seconds = Math.floor((ms % 60_000) / 1000);
-  return `${minutes} min ${String(seconds).padStart(2, '0')} s`;
+  return i18n.t('common:minutesSeconds', { minutes, seconds: String(seconds).padStart(2, '0') });
 }

@@ -1,21 +1,17 @@
 import type { PluginInfo } from '../../src-shared/bridge/pluginContract.js';
-
-const ORIGIN_LABELS: Record<PluginInfo['origin'], string> = {
-  'built-in': 'built-in',
-  user: 'your plugins folder',
-  project: "this project's plugins folder",
-};
+import { i18n } from '../i18n/i18n.js';
 
 /** Where a plugin came from, in words. */
 export function originLabel(origin: PluginInfo['origin']): string {
-  return ORIGIN_LABELS[origin];
+  return i18n.t(`plugins:origin_${origin === 'built-in' ? 'builtin' : origin}`);
 }
 
 /** The panel's count line: "3 plugins, 1 unavailable". */
 export function pluginCountLabel(plugins: readonly PluginInfo[]): string {
   const unavailable = plugins.filter((p) => p.state === 'unavailable').length;
-  const total = `${plugins.length} plugin${plugins.length === 1 ? '' : 's'}`;
-  return unavailable ? `${total}, ${unavailable} unavailable` : total;
+  return unavailable
+    ? i18n.t('plugins:countUnavailable', { count: plugins.length, unavailable })
+    : i18n.t('plugins:count', { count: plugins.length });
 }
 
 /** Only MCP tools can be marked read-only: their server, not the manifest, decides what they do. */
@@ -25,25 +21,23 @@ export function offersReadOnlyMark(tool: PluginInfo['tools'][number]): boolean {
 
 /** The enable switch's words. */
 export function enabledLabel(plugin: Pick<PluginInfo, 'enabled'>): string {
-  return plugin.enabled ? 'On in this project' : 'Off in this project: its tools are not offered';
+  return plugin.enabled ? i18n.t('plugins:enabledOn') : i18n.t('plugins:enabledOff');
 }
 
 /** The checks before a plugin is offered, in words: "passed: 7 self-test cases, 1 endpoint answered". */
 export function checksLabel(checks: PluginInfo['checks']): string {
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  // A list of counts (joined with a comma), not pieces of one sentence.
   const what = [
-    ...(checks.selfTestCases ? [plural(checks.selfTestCases, 'self-test case')] : []),
-    ...(checks.endpoints ? [`${plural(checks.endpoints, 'endpoint')} probed`] : []),
+    ...(checks.selfTestCases ? [i18n.t('plugins:selfTestCases', { count: checks.selfTestCases })] : []),
+    ...(checks.endpoints ? [i18n.t('plugins:endpoints', { count: checks.endpoints })] : []),
   ];
-  const of = what.length ? what.join(', ') : 'no self-tests, no endpoints';
+  const of = what.length ? what.join(i18n.language === 'zh-CN' ? '，' : ', ') : i18n.t('plugins:checkedNothing');
   switch (checks.state) {
     case 'running':
-      return `running: ${of}`;
     case 'passed':
-      return `passed: ${of}`;
     case 'failed':
-      return `failed (see below): ${of}`;
+      return i18n.t(`plugins:checks_${checks.state}`, { what: of });
     default:
-      return 'not run: the plugin cannot be checked as it is';
+      return i18n.t('plugins:checks_none');
   }
 }

@@ -10,6 +10,7 @@ import { identifyStore } from '../store/identifyStore.js';
 import { selectionStore } from '../store/selectionStore.js';
 import { toReshapeGeometry, type DrawTool } from './editGeometry.js';
 import { createTerraDraw, raiseEditLayers } from './terraDrawSetup.js';
+import { i18n } from '../i18n/i18n.js';
 
 /** The actions of the editing toolbar (components/EditToolbar.tsx). */
 export interface EditDrawing {
@@ -119,7 +120,7 @@ export function useEditDrawing(map: MapLibreMap | null, layers: readonly Layer[]
       instance.setMode('select');
       const id = instance.getFeatureId();
       const [check] = instance.addFeatures([{ id, type: 'Feature', geometry: shape.geometry, properties: { mode: shape.mode } }]);
-      if (!check?.valid) return `The feature cannot be reshaped on the map: ${check?.reason ?? 'terra-draw refused it'}.`;
+      if (!check?.valid) return check?.reason ? i18n.t('map:reshapeRefusedWhy', { reason: check.reason }) : i18n.t('map:reshapeRefused');
       instance.selectFeature(id);
       reshaping.current = { id, fid };
       return null;
@@ -182,7 +183,7 @@ export function useEditDrawing(map: MapLibreMap | null, layers: readonly Layer[]
     if (session().tool === 'reshape') return idle();
     const fids = selectedOf(layer.id);
     if (fids.length !== 1) {
-      session().setError(`Select one feature of ${layer.name} on the map (or in its table) to reshape it.`);
+      session().setError(i18n.t('map:reshapeSelectOne', { name: layer.name }));
       return;
     }
     // Reshape owns the map's clicks from now on, so the selection stays as it is.
@@ -200,7 +201,7 @@ export function useEditDrawing(map: MapLibreMap | null, layers: readonly Layer[]
     if (!layer) return;
     const fids = selectedOf(layer.id);
     if (fids.length === 0) {
-      session().setError(`Select the features of ${layer.name} to delete first.`);
+      session().setError(i18n.t('map:deleteSelectFirst', { name: layer.name }));
       return;
     }
     const failed = await call('edit.delete_features', { layer: layer.id, fids });

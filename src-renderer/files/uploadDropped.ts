@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { i18n } from '../i18n/i18n.js';
 
 const Stored = z.object({ batch: z.string(), name: z.string(), token: z.string() });
 const Refused = z.object({ error: z.string() });
@@ -22,11 +23,12 @@ export async function uploadDropped(files: readonly File[], main: File, base: { 
       body: file,
     });
     const body: unknown = await response.json().catch(() => null);
-    if (!response.ok) throw new Error(Refused.safeParse(body).data?.error ?? `Uploading ${file.name} failed (${response.status}).`);
+    if (!response.ok)
+      throw new Error(Refused.safeParse(body).data?.error ?? i18n.t('map:uploadFailed', { name: file.name, status: response.status }));
     const stored = Stored.parse(body);
     batch = stored.batch;
     if (file === main) token = stored.token;
   }
-  if (!token) throw new Error('The upload gave no file to load.');
+  if (!token) throw new Error(i18n.t('map:uploadNoFile'));
   return token;
 }

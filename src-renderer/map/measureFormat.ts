@@ -1,4 +1,5 @@
 import type { MeasureMode } from '../store/measureStore.js';
+import { i18n } from '../i18n/i18n.js';
 import { pathLength, polygonArea, type LonLat } from './measureGeodesic.js';
 
 /**
@@ -41,5 +42,11 @@ export function measureReading(mode: MeasureMode, points: readonly LonLat[]): { 
     return { value: metres, text: formatDistance(metres) };
   }
   const { area, perimeter } = polygonArea(points);
-  return { value: area, text: points.length >= 3 ? `${formatArea(area)} · perimeter ${formatDistance(perimeter)}` : formatArea(area) };
+  return {
+    value: area,
+    text:
+      points.length >= 3
+        ? i18n.t('map:areaWithPerimeter', { area: formatArea(area), perimeter: formatDistance(perimeter) })
+        : formatArea(area),
+  };
 }

@@ -1,6 +1,7 @@
 import type { Map as MapLibreMap, MapSourceDataEvent } from 'maplibre-gl';
 import { useEffect } from 'react';
 import { useDisplayProblems } from '../store/displayProblemsStore.js';
+import { i18n } from '../i18n/i18n.js';
 
 /** `src-<layerId>` (src-shared/style/compileShared.ts) → the layer id; other sources are not ours. */
 export function layerIdOfSource(sourceId: unknown): string | null {
@@ -12,10 +13,9 @@ export function layerIdOfSource(sourceId: unknown): string | null {
 /** What a person reads when a layer's data did not load: the HTTP status where there is one. */
 export function problemText(error: unknown): string {
   const status = (error as { status?: unknown } | null)?.status;
-  if (status === 404) return 'The map could not draw this layer: its data was not found (was the file moved or deleted?).';
-  if (typeof status === 'number')
-    return `The map could not draw this layer: reading its data failed (HTTP ${status}). The file may have changed or be unreadable.`;
-  return 'The map could not draw this layer: its data could not be loaded.';
+  if (status === 404) return i18n.t('map:problemNotFound');
+  if (typeof status === 'number') return i18n.t('map:problemHttp', { status });
+  return i18n.t('map:problemOther');
 }
 
 /** Listens to the map's data errors and successes and keeps the layer panel's problems current. */

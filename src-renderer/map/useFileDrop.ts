@@ -5,6 +5,7 @@ import { useLoadFile } from '../files/useLoadFile.js';
 import { uploadDropped } from '../files/uploadDropped.js';
 import { selectAppInfo } from '../store/slices/appInfoSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
+import { i18n } from '../i18n/i18n.js';
 
 const carriesFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') === true;
 
@@ -62,12 +63,14 @@ export function useFileDrop(target: RefObject<HTMLElement | null>): ReactNode {
         const names = files.map((f) => f.name);
         setError(
           names.length === 1
-            ? `${names[0]} is not a format Mapwright loads.`
-            : `None of ${names.join(', ') || 'these files'} is a format Mapwright loads.`,
+            ? i18n.t('map:dropNotFormat', { name: names[0] })
+            : names.length > 1
+              ? i18n.t('map:dropNoneFormat', { names: names.join(', ') })
+              : i18n.t('map:dropNoneFormatUnnamed'),
         );
         return;
       }
-      setBusy(`Loading ${main.name}…`);
+      setBusy(i18n.t('map:dropLoading', { name: main.name }));
       try {
         const path = electronFilePath(main);
         const message =
@@ -75,7 +78,7 @@ export function useFileDrop(target: RefObject<HTMLElement | null>): ReactNode {
             ? await load.byPath(path)
             : appInfo!.host === 'web'
               ? await load.byToken(await uploadDropped(files, main, appInfo!))
-              : 'This file has no path on disk; use Add data instead.';
+              : i18n.t('map:dropNoPath');
         if (message) setError(message);
       } catch (err) {
         setError(err instanceof Error ? err.message : String(err));
@@ -99,7 +102,7 @@ export function useFileDrop(target: RefObject<HTMLElement | null>): ReactNode {
   return createElement(
     Fragment,
     null,
-    over && createElement('div', { className: 'map-drop-overlay', 'data-testid': 'map-drop-overlay' }, 'Drop files to add them as layers'),
+    over && createElement('div', { className: 'map-drop-overlay', 'data-testid': 'map-drop-overlay' }, i18n.t('map:dropOverlay')),
     busy && createElement('div', { className: 'map-drop-status', 'data-testid': 'map-drop-status', role: 'status' }, busy),
     error &&
       createElement(
@@ -108,7 +111,7 @@ export function useFileDrop(target: RefObject<HTMLElement | null>): ReactNode {
           className: 'map-drop-error',
           'data-testid': 'map-drop-error',
           role: 'alert',
-          title: 'Click to dismiss',
+          title: i18n.t('map:clickToDismiss'),
           onClick: () => setError(null),
         },
         error,

@@ -1,5 +1,6 @@
 import type { LayerLegend, LegendEntry, LegendSwatch, LegendSymbol } from '../../src-shared/style/legend.js';
 import type { Box } from '../../src-shared/print/layoutPlan.js';
+import { i18n } from '../i18n/i18n.js';
 
 /**
  * The legend of a print page, drawn on a 2D canvas from the same model the MapLegend
@@ -143,7 +144,7 @@ function drawEntry(pen: LegendPen, entry: LegendEntry): boolean {
 /** The legend, top of the layer stack first; "… and N more layers" when the box is full. */
 export function drawLegend(ctx: CanvasRenderingContext2D, box: Box, legends: readonly LayerLegend[], fonts: LegendFonts): void {
   const pen = new LegendPen(ctx, box, fonts);
-  pen.text('Legend', fonts.heading * 1.1, { weight: 'bold' });
+  pen.text(i18n.t('map:legend'), fonts.heading * 1.1, { weight: 'bold' });
   pen.y += fonts.body * 0.3;
   let drawn = 0;
   let complete = true;
@@ -160,7 +161,7 @@ export function drawLegend(ctx: CanvasRenderingContext2D, box: Box, legends: rea
   }
   if (!complete) {
     const rest = legends.length - drawn;
-    pen.text(rest > 0 ? `… and ${rest} more layer${rest === 1 ? '' : 's'}` : '… (more classes not shown)', fonts.small, {
+    pen.text(rest > 0 ? i18n.t('map:legendMoreLayers', { count: rest }) : i18n.t('map:legendMoreClasses'), fonts.small, {
       style: 'italic',
       colour: '#666',
     });

@@ -1,4 +1,5 @@
 import type { CellValue, RowsPage } from '../../src-shared/bridge/attributeContract.js';
+import { i18n } from '../i18n/i18n.js';
 
 /** Text and sizes of the attribute table: counts, cells, column widths, the sort cycle. */
 
@@ -15,10 +16,12 @@ export function nextSort(current: SortOrder, field: string): SortOrder {
 
 /** "100 rows", or with a filter "11 of 100 match" (the unfiltered count when known). */
 export function countText(total: number | null, filtered: boolean, unfilteredTotal: number | null): string {
-  if (total === null) return 'Loading…';
+  if (total === null) return i18n.t('table:loading');
   const n = total.toLocaleString('en');
-  if (!filtered) return `${n} row${total === 1 ? '' : 's'}`;
-  return unfilteredTotal === null ? `${n} match` : `${n} of ${unfilteredTotal.toLocaleString('en')} match`;
+  if (!filtered) return i18n.t('table:rows', { count: total, n });
+  return unfilteredTotal === null
+    ? i18n.t('table:match', { n })
+    : i18n.t('table:matchOf', { n, total: unfilteredTotal.toLocaleString('en') });
 }
 
 /** Cells are one line: numbers as they come (no rounding hides a value), null shown as such. */

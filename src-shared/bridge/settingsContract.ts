@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MIN_THINKING_BUDGET, MODEL_PROVIDER_IDS } from '../domain/modelPresets.js';
-import { DisplaySettings } from '../domain/settingsDisplay.js';
+import { DisplaySettings, DisplaySettingsPatch } from '../domain/settingsDisplay.js';
 
 /**
  * Model settings and the connection test. Trust: the renderer may name an endpoint URL
@@ -75,7 +75,7 @@ export const settingsMethods = {
   },
   /** Display settings (the online basemap, off by default); app-wide, applied at once. */
   'settings/get-display': { params: z.object({}), result: DisplaySettings },
-  'settings/set-display': { params: DisplaySettings.partial(), result: DisplaySettings },
+  'settings/set-display': { params: DisplaySettingsPatch, result: DisplaySettings },
 } satisfies Record<string, { params: z.ZodType; result: z.ZodType }>;
 
 export const settingsEvents = {

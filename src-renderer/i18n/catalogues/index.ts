@@ -1,0 +1,28 @@
+import { approval } from './approval.js';
+import { audit } from './audit.js';
+import { chat } from './chat.js';
+import { common } from './common.js';
+import { project } from './project.js';
+import { layers } from './layers.js';
+import { map } from './map.js';
+import { plugins } from './plugins.js';
+import { print } from './print.js';
+import { settings } from './settings.js';
+import { status } from './status.js';
+import { table } from './table.js';
+
+/** Every area's catalogue; each becomes an i18next namespace of the same name (see ../i18n.ts). */
+export const catalogues = {
+  approval,
+  audit,
+  chat,
+  common,
+  project,
+  layers,
+  map,
+  plugins,
+  print,
+  settings,
+  status,
+  table,
+} as const;
