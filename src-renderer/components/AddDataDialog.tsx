@@ -1,11 +1,12 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Result } from '../../src-shared/bridge/contract.js';
 import { useBridge } from '../bridge/BridgeContext.js';
+import { useFolderListing } from '../files/useFolderListing.js';
 import { useLoadFile } from '../files/useLoadFile.js';
 import { FileKindIcon } from './FileKindIcon.js';
-import { FolderBrowser, type FolderEntry, type FolderListing } from './FolderBrowser.js';
-import './AddDataDialog.css';
+import { FolderBrowser, type FolderEntry } from './FolderBrowser.js';
+import { PathDialog } from './PathDialog.js';
 
 type RecentFile = Result<'files/recent'>['files'][number];
 
@@ -28,29 +29,17 @@ export function AddDataDialog({ onClose }: { onClose(): void }) {
   const load = useLoadFile();
   const [path, setPath] = useState('');
   const [picked, setPicked] = useState<Picked | null>(null);
-  const [listing, setListing] = useState<FolderListing | null>(null);
   const [recent, setRecent] = useState<RecentFile[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-
-  const open = useCallback(
-    async (dir?: string) => {
-      try {
-        setListing(await bridge.call('files/list', dir === undefined ? {} : { dir }));
-      } catch (err) {
-        setError(err instanceof Error ? err.message : String(err));
-      }
-    },
-    [bridge],
-  );
+  const { listing, open } = useFolderListing(useCallback((message: string) => setError(message), []));
 
   useEffect(() => {
-    void open();
     bridge.call('files/recent', {}).then(
       (r) => setRecent(r.files),
       () => setRecent([]),
     );
-  }, [bridge, open]);
+  }, [bridge]);
 
   async function run(action: () => Promise<string | null>) {
     setBusy(true);
@@ -69,9 +58,7 @@ export function AddDataDialog({ onClose }: { onClose(): void }) {
     setError(null);
   }
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    const text = path.trim();
+  function submit(text: string) {
     if (!text) return setError(t('typePath'));
     // Only the exact path main listed is trusted; anything typed or edited is asked for.
     const token = picked && picked.path === text ? picked.token : null;
@@ -79,36 +66,27 @@ export function AddDataDialog({ onClose }: { onClose(): void }) {
   }
 
   return (
-    <div className="add-data" role="dialog" aria-label={t('addData')} data-testid="add-data-dialog">
-      <header className="add-data__head">
-        <strong>{t('addData')}</strong>
-        <button type="button" className="icon-btn" aria-label={t('close', { ns: 'common' })} data-testid="add-data-close" onClick={onClose}>
-          ✕
-        </button>
-      </header>
-      <form className="add-data__path" onSubmit={submit}>
-        <input
-          type="text"
-          data-testid="add-data-path"
-          value={path}
-          placeholder="/path/to/data.gpkg"
-          spellCheck={false}
-          autoFocus
-          onChange={(e) => {
-            setPath(e.target.value);
-            setError(null);
-          }}
-          disabled={busy}
-        />
-        <button type="submit" className="btn btn--small btn--primary" data-testid="add-data-submit" disabled={busy}>
-          {busy ? t('loading') : t('load')}
-        </button>
-      </form>
-      {error && (
-        <div className="layer-item__error" role="alert" data-testid="add-data-error">
-          {error}
-        </div>
-      )}
+    <PathDialog
+      ids={{
+        dialog: 'add-data-dialog',
+        close: 'add-data-close',
+        path: 'add-data-path',
+        submit: 'add-data-submit',
+        error: 'add-data-error',
+      }}
+      title={t('addData')}
+      path={path}
+      onPathChange={(text) => {
+        setPath(text);
+        setError(null);
+      }}
+      onSubmit={submit}
+      onClose={onClose}
+      submitLabel={busy ? t('loading') : t('load')}
+      busy={busy}
+      error={error}
+      placeholder="/path/to/data.gpkg"
+    >
       <FolderBrowser
         listing={listing}
         selected={picked?.name ?? null}
@@ -139,6 +117,6 @@ export function AddDataDialog({ onClose }: { onClose(): void }) {
           </ul>
         </section>
       )}
-    </div>
+    </PathDialog>
   );
 }

@@ -1,4 +1,4 @@
-import { useCallback, useState, type FormEvent } from 'react';
+import { useCallback, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import type { Result } from '../../src-shared/bridge/contract.js';
@@ -10,7 +10,7 @@ import { appStore } from '../store/appStore.js';
 import { selectMissingLayerIds } from '../store/slices/appInfoSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
 import { FolderBrowser, type FolderEntry } from './FolderBrowser.js';
-import './AddDataDialog.css';
+import { PathDialog } from './PathDialog.js';
 
 /**
  * A layer whose file is missing (issue #15): a badge and "Locate…", which points the layer at
@@ -76,9 +76,7 @@ function LocateDialog({ layer, onClose }: { layer: Layer; onClose(): void }) {
     setPath(p.path);
   }
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    const text = path.trim();
+  function submit(text: string) {
     if (!text) return;
     // Only the exact path main listed travels as its token; anything typed is asked for.
     void locate(text, picked && picked.path === text ? picked.token : null);
@@ -86,36 +84,19 @@ function LocateDialog({ layer, onClose }: { layer: Layer; onClose(): void }) {
 
   const title = t('dialogLocate', { name: layer.name });
   return (
-    <div className="add-data" role="dialog" aria-label={title} data-testid="locate-dialog">
-      <header className="add-data__head">
-        <strong>{title}</strong>
-        <button type="button" className="icon-btn" aria-label={t('close', { ns: 'common' })} onClick={onClose}>
-          ✕
-        </button>
-      </header>
-      <code className="add-data__dir" title={layer.source}>
-        {layer.source}
-      </code>
-      <form className="add-data__path" onSubmit={submit}>
-        <input
-          type="text"
-          data-testid="locate-path"
-          aria-label={t('locatePath')}
-          value={path}
-          spellCheck={false}
-          autoFocus
-          onChange={(e) => setPath(e.target.value)}
-          disabled={busy}
-        />
-        <button type="submit" className="btn btn--small btn--primary" data-testid="locate-submit" disabled={busy}>
-          {t('submitLocate')}
-        </button>
-      </form>
-      {error && (
-        <div className="layer-item__error" role="alert" data-testid="locate-error">
-          {error}
-        </div>
-      )}
+    <PathDialog
+      ids={{ dialog: 'locate-dialog', path: 'locate-path', submit: 'locate-submit', error: 'locate-error' }}
+      title={title}
+      path={path}
+      onPathChange={setPath}
+      onSubmit={submit}
+      onClose={onClose}
+      submitLabel={t('submitLocate')}
+      busy={busy}
+      error={error}
+      placeholder={layer.source}
+      pathLabel={t('locatePath')}
+    >
       <FolderBrowser
         listing={listing}
         selected={picked?.path.split('/').pop() ?? null}
@@ -123,6 +104,6 @@ function LocateDialog({ layer, onClose }: { layer: Layer; onClose(): void }) {
         onPick={pick}
         onLoad={(entry) => listing && entry.token && void locate(`${listing.dir}/${entry.name}`, entry.token)}
       />
-    </div>
+    </PathDialog>
   );
 }

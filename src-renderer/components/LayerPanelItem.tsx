@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import { layerSource } from '../../src-shared/domain/source.js';
 import { useEntryTrigger } from '../bridge/useEntryTrigger.js';
@@ -9,28 +10,38 @@ import { LayerKindIcon } from './LayerKindIcon.js';
 import { useDisplayProblems } from '../store/displayProblemsStore.js';
 import { isTiledLayer, tiledLayerNote } from '../../src-shared/style/vectorTiles.js';
 import { LayerLocate } from './LayerLocate.js';
+import { i18n } from '../i18n/i18n.js';
 
 /** Slider moves settle for this long before one `layers.set_opacity` goes out. */
 const OPACITY_SETTLE_MS = 200;
 
+/** The one-line summary under a layer's name: size, geometry, features, CRS (a list of facts, joined by ·). */
 function describe(layer: Layer): string {
   const { info } = layer;
-  if (layer.kind === 'table') return `table · ${info.featureCount?.toLocaleString() ?? '?'} rows · ${info.fields.length} columns`;
-  const parts = [layer.kind === 'raster' ? `${info.width ?? '?'}×${info.height ?? '?'} px` : (info.geometryType ?? 'vector')];
-  if (layer.kind === 'vector' && info.featureCount != null) parts.push(`${info.featureCount.toLocaleString()} features`);
+  const t = i18n.getFixedT(null, 'layerItem');
+  if (layer.kind === 'table') return t('tableSummary', { rows: info.featureCount?.toLocaleString() ?? '?', columns: info.fields.length });
+  const parts = [
+    layer.kind === 'raster'
+      ? t('rasterSize', { width: info.width ?? '?', height: info.height ?? '?' })
+      : (info.geometryType ?? t('vector')),
+  ];
+  if (layer.kind === 'vector' && info.featureCount != null)
+    parts.push(t('features', { count: info.featureCount, formatted: info.featureCount.toLocaleString() }));
   if (info.crs?.epsg) parts.push(`EPSG:${info.crs.epsg}`);
   return parts.join(' · ');
 }
 
 const MOVES = {
-  up: { testId: 'layer-up', label: 'Move up', glyph: '▲' },
-  down: { testId: 'layer-down', label: 'Move down', glyph: '▼' },
+  up: { testId: 'layer-up', label: 'moveUp', glyph: '▲' },
+  down: { testId: 'layer-down', label: 'moveDown', glyph: '▼' },
 } as const;
 type Direction = keyof typeof MOVES;
 
 /** Moves the layer one place up or down the drawing order. */
 function MoveButton({ direction, disabled, onMove }: { direction: Direction; disabled: boolean; onMove(direction: Direction): void }) {
-  const { testId, label, glyph } = MOVES[direction];
+  const { t } = useTranslation('layerItem');
+  const { testId, label: key, glyph } = MOVES[direction];
+  const label = t(key);
   return (
     <button
       type="button"
@@ -48,6 +59,7 @@ function MoveButton({ direction, disabled, onMove }: { direction: Direction; dis
 
 /** One row of the layer panel. Every action is a user call through main's dispatcher. */
 export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop: boolean; isBottom: boolean }) {
+  const { t } = useTranslation('layerItem');
   const trigger = useEntryTrigger();
   const [error, setError] = useState<string | null>(null);
   // Drafts show the person's change at once; main's `layers/changed` then confirms it.
@@ -108,13 +120,13 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
           data-testid="layer-visibility"
           checked={visible}
           onChange={(e) => onVisible(e.target.checked)}
-          aria-label={`Show ${layer.name}`}
+          aria-label={t('show', { name: layer.name })}
         />
         <LayerKindIcon layer={layer} />
         <button
           type="button"
           className="layer-item__name"
-          title={`${source}\nClick to zoom to this layer`}
+          title={t('zoomHint', { source })}
           onClick={() => void (layer.kind !== 'table' && act('layers.zoom_to'))}
         >
           {layer.name}
@@ -128,8 +140,8 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
               data-testid="layer-edit-toggle"
               aria-pressed={editTarget}
               onClick={() => void onEditToggle()}
-              aria-label={`${editTarget ? 'Stop editing' : 'Edit'} ${layer.name} on the map`}
-              title={editTarget ? 'Stop editing on the map' : 'Edit on the map (draw, reshape, delete)'}
+              aria-label={t(editTarget ? 'stopEditLabel' : 'editLabel', { name: layer.name })}
+              title={t(editTarget ? 'stopEditTitle' : 'editTitle')}
             >
               ✎
             </button>
@@ -141,8 +153,8 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
               data-testid="layer-style-open"
               aria-pressed={styleOpen}
               onClick={() => (styleOpen ? stylePanelStore.getState().close() : stylePanelStore.getState().open(layer.id))}
-              aria-label={`${styleOpen ? 'Close' : 'Open'} the style panel of ${layer.name}`}
-              title={styleOpen ? 'Close the style panel' : 'Style: colours, classes, labels, opacity'}
+              aria-label={t(styleOpen ? 'closeStyleLabel' : 'openStyleLabel', { name: layer.name })}
+              title={t(styleOpen ? 'closeStyleTitle' : 'openStyleTitle')}
             >
               ◐
             </button>
@@ -154,8 +166,8 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
               data-testid="layer-open-table"
               aria-pressed={tableOpen}
               onClick={() => (tableOpen ? attributeTableStore.getState().close() : attributeTableStore.getState().open(layer.id))}
-              aria-label={`${tableOpen ? 'Close' : 'Open'} the attribute table of ${layer.name}`}
-              title={tableOpen ? 'Close the attribute table' : 'Open attribute table'}
+              aria-label={t(tableOpen ? 'closeTableLabel' : 'openTableLabel', { name: layer.name })}
+              title={t(tableOpen ? 'closeTableTitle' : 'openTableTitle')}
             >
               ☷
             </button>
@@ -167,8 +179,8 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
             className="icon-btn icon-btn--danger"
             data-testid="layer-remove"
             onClick={() => void act('layers.remove')}
-            aria-label={`Remove ${layer.name}`}
-            title="Remove layer"
+            aria-label={t('removeLabel', { name: layer.name })}
+            title={t('removeTitle')}
           >
             ✕
           </button>
@@ -180,16 +192,16 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
           <span
             className="layer-item__badge"
             data-testid="layer-editing-badge"
-            title={`Being edited: the map shows a working copy; ${layer.editing.originalSource} is unchanged`}
+            title={t('editingTitle', { original: layer.editing.originalSource })}
           >
-            editing
+            {t('editing')}
           </span>
         )}
         {describe(layer)}
       </div>
       {tiled && (
         <div className="layer-item__display" data-testid="layer-display-note" title={tiledLayerNote(layer.info.featureCount)}>
-          Vector tiles · simplified when zoomed out (hover for details)
+          {t('tiled')}
         </div>
       )}
       {problem && (
@@ -198,7 +210,7 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
         </div>
       )}
       <label className="layer-item__opacity">
-        <span>Opacity</span>
+        <span>{t('opacity')}</span>
         <input
           type="range"
           min={0}
@@ -207,7 +219,7 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
           value={opacity}
           data-testid="layer-opacity"
           onChange={(e) => onOpacity(Number(e.target.value))}
-          aria-label={`Opacity of ${layer.name}`}
+          aria-label={t('opacityOf', { name: layer.name })}
         />
         <span className="layer-item__opacity-value">{opacity}%</span>
       </label>

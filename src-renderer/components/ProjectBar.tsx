@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useBridge } from '../bridge/BridgeContext.js';
 import { selectProject, selectProjectSwitch } from '../store/slices/appInfoSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
+import { useProjectName } from '../store/useProjectName.js';
 import { ProjectDialog, type ProjectDialogMode } from './ProjectDialog.js';
 import './ProjectBar.css';
 
@@ -18,6 +19,7 @@ export function ProjectBar() {
   const { t } = useTranslation('project');
   const bridge = useBridge();
   const project = useAppStore(selectProject);
+  const name = useProjectName();
   const switched = useAppStore(selectProjectSwitch);
   const [dialog, setDialog] = useState<ProjectDialogMode | null>(null);
   const [error, setError] = useState<string | null>(() => sessionStorage.getItem(SWITCH_ERROR_KEY));
@@ -44,7 +46,7 @@ export function ProjectBar() {
   return (
     <div className="project-bar" data-testid="project-bar">
       <span className="project-bar__name" data-testid="project-name" data-path={project?.path ?? ''} title={project?.path}>
-        {project?.name ?? ''}
+        {name ?? ''}
       </span>
       <button type="button" className="btn btn--small" data-testid="project-new" title={t('newTitle')} onClick={() => void newProject()}>
         {t('new')}

@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Result } from '../../src-shared/bridge/contract.js';
 import { useBridge } from '../bridge/BridgeContext.js';
 import { useFolderListing } from '../files/useFolderListing.js';
 import { FileKindIcon } from './FileKindIcon.js';
 import { FolderBrowser, type FolderEntry } from './FolderBrowser.js';
-import './AddDataDialog.css';
+import { PathDialog } from './PathDialog.js';
 
 type RecentProject = Result<'project/recent'>['projects'][number];
 export type ProjectDialogMode = 'open' | 'save-as';
@@ -54,9 +54,7 @@ export function ProjectDialog({ mode, currentName, onClose }: { mode: ProjectDia
     }
   }
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    const text = path.trim();
+  function submit(text: string) {
     if (!text) return setError(t('pathHint'));
     void go(text);
   }
@@ -70,45 +68,31 @@ export function ProjectDialog({ mode, currentName, onClose }: { mode: ProjectDia
 
   const title = mode === 'open' ? t('dialogOpen') : t('dialogSaveAs');
   return (
-    <div className="add-data" role="dialog" aria-label={title} data-testid="project-dialog" data-mode={mode}>
-      <header className="add-data__head">
-        <strong>{title}</strong>
-        <button
-          type="button"
-          className="icon-btn"
-          aria-label={t('close', { ns: 'common' })}
-          data-testid="project-dialog-close"
-          onClick={onClose}
-        >
-          ✕
-        </button>
-      </header>
-      <form className="add-data__path" onSubmit={submit}>
-        <input
-          type="text"
-          data-testid="project-path"
-          aria-label={t('path')}
-          title={t('pathHint')}
-          value={path}
-          placeholder={`/path/to/project${EXTENSION}`}
-          spellCheck={false}
-          autoFocus
-          onChange={(e) => {
-            setPath(e.target.value);
-            if (mode === 'save-as') setFileName(e.target.value.split('/').pop() ?? '');
-            setError(null);
-          }}
-          disabled={busy}
-        />
-        <button type="submit" className="btn btn--small btn--primary" data-testid="project-submit" disabled={busy}>
-          {busy ? t('working') : mode === 'open' ? t('submitOpen') : t('submitSaveAs')}
-        </button>
-      </form>
-      {error && (
-        <div className="layer-item__error" role="alert" data-testid="project-error">
-          {error}
-        </div>
-      )}
+    <PathDialog
+      ids={{
+        dialog: 'project-dialog',
+        close: 'project-dialog-close',
+        path: 'project-path',
+        submit: 'project-submit',
+        error: 'project-error',
+      }}
+      mode={mode}
+      title={title}
+      path={path}
+      onPathChange={(text) => {
+        setPath(text);
+        if (mode === 'save-as') setFileName(text.split('/').pop() ?? '');
+        setError(null);
+      }}
+      onSubmit={submit}
+      onClose={onClose}
+      submitLabel={busy ? t('working') : mode === 'open' ? t('submitOpen') : t('submitSaveAs')}
+      busy={busy}
+      error={error}
+      placeholder={`/path/to/project${EXTENSION}`}
+      pathLabel={t('path')}
+      pathHint={t('pathHint')}
+    >
       <FolderBrowser
         listing={listing}
         selected={path.split('/').pop() ?? null}
@@ -139,6 +123,6 @@ export function ProjectDialog({ mode, currentName, onClose }: { mode: ProjectDia
           </ul>
         </section>
       )}
-    </div>
+    </PathDialog>
   );
 }

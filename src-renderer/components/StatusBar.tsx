@@ -1,4 +1,5 @@
-import { selectConnection, selectLoadError, selectModel, selectProjectName } from '../store/slices/appInfoSlice.js';
+import { selectConnection, selectLoadError, selectModel } from '../store/slices/appInfoSlice.js';
+import { useProjectName } from '../store/useProjectName.js';
 import { useTranslation } from 'react-i18next';
 import { selectRunStatus } from '../store/slices/runSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
@@ -17,7 +18,7 @@ export function StatusBar() {
   const runStatus = useAppStore(selectRunStatus);
   const connection = useAppStore(selectConnection);
   const loadError = useAppStore(selectLoadError);
-  const projectName = useAppStore(selectProjectName);
+  const projectName = useProjectName();
   const modelText = model?.configured ? (model.name ?? t('modelConfigured')) : t('noModel');
 
   return (

@@ -3,6 +3,7 @@ import { defineCatalogue } from '../catalogue.js';
 /** The project bar, its open / save-as dialog, and locating a layer's missing file. */
 export const project = defineCatalogue({
   en: {
+    untitled: 'Untitled project',
     new: 'New',
     newTitle: 'Start a new, empty project (this one stays saved)',
     open: 'Open…',
@@ -28,6 +29,7 @@ export const project = defineCatalogue({
     submitLocate: 'Use this file',
   },
   'zh-CN': {
+    untitled: '未命名项目',
     new: '新建',
     newTitle: '新建一个空项目（当前项目已保存）',
     open: '打开…',
