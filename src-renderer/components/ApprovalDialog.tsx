@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApprovalRequest } from '../../src-shared/domain/chat.js';
 import { useBridge } from '../bridge/BridgeContext.js';
+import { toolTitle } from '../i18n/toolTitles.js';
 import { appStore } from '../store/appStore.js';
 import { selectCurrentApproval, selectPendingApprovalCount } from '../store/slices/approvalsSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
@@ -93,7 +94,7 @@ function ApprovalCard({ request, queued }: { request: ApprovalRequest; queued: n
     >
       <header className="approval-dialog__head">
         <h2 id="approval-title">
-          {request.title} {request.wireName && <code className="approval-dialog__wire">{request.wireName}</code>}
+          {toolTitle(request.toolId, request.title)} {request.wireName && <code className="approval-dialog__wire">{request.wireName}</code>}
         </h2>
         <span className={`safety-badge safety-badge--${request.safety}`}>{t(`safety_${request.safety}`)}</span>
         <button type="button" className="icon-btn" aria-label={t('closeReject')} onClick={() => void decide('reject')} disabled={busy}>

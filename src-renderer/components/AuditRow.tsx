@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { i18n } from '../i18n/i18n.js';
+import { toolTitle } from '../i18n/toolTitles.js';
 import type { AuditEntryView } from '../../src-shared/domain/toolLayer.js';
 import { auditTime, decisionLabel } from './auditFormat.js';
 import { formatDuration } from './format.js';
@@ -20,6 +21,10 @@ export function AuditRow({ entry }: { entry: AuditEntryView }) {
   const [open, setOpen] = useState(false);
   const time = auditTime(entry.at);
   const version = entry.toolVersion ? ` v${entry.toolVersion}` : '';
+  // The row names the tool by id; outside English its title, where the catalogue has one,
+  // joins the hover text (main sends no title with audit rows, so English has none to show).
+  const localTitle = toolTitle(entry.toolId, '');
+  const toolHover = `${localTitle ? `${localTitle} — ` : ''}${entry.toolId}${version}${entry.definitionHash ? ` · ${entry.definitionHash}` : ''}`;
   return (
     <>
       <tr
@@ -30,7 +35,7 @@ export function AuditRow({ entry }: { entry: AuditEntryView }) {
       >
         <td title={time.full}>{time.short}</td>
         <td title={entry.client ? t('outsideClient', { name: entry.client }) : undefined}>{callerLabel(entry)}</td>
-        <td className="audit-row__tool" title={`${entry.toolId}${version}${entry.definitionHash ? ` · ${entry.definitionHash}` : ''}`}>
+        <td className="audit-row__tool" title={toolHover}>
           {entry.toolId}
         </td>
         <td>{decisionLabel(entry)}</td>

@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { StyleForm } from '../style/styleForm.js';
 
 /**
@@ -5,10 +6,11 @@ import type { StyleForm } from '../style/styleForm.js';
  * height per unit of the field, and the one colour of the raised polygons.
  */
 export function ExtrudeFields({ form, onChange }: { form: StyleForm; onChange(next: Partial<StyleForm>): void }) {
+  const { t } = useTranslation('style');
   return (
     <>
       <label className="style-panel__row">
-        <span className="style-panel__label">Height scale (m per unit)</span>
+        <span className="style-panel__label">{t('heightScale')}</span>
         <input
           type="number"
           data-testid="style-extrude-scale"
@@ -19,7 +21,7 @@ export function ExtrudeFields({ form, onChange }: { form: StyleForm; onChange(ne
         />
       </label>
       <label className="style-panel__row">
-        <span className="style-panel__label">Colour</span>
+        <span className="style-panel__label">{t('colour')}</span>
         <span className="style-panel__colour">
           <input type="color" data-testid="style-color" value={form.colour} onChange={(e) => onChange({ colour: e.target.value })} />
           <code>{form.colour}</code>

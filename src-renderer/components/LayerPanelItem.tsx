@@ -15,20 +15,35 @@ import { i18n } from '../i18n/i18n.js';
 /** Slider moves settle for this long before one `layers.set_opacity` goes out. */
 const OPACITY_SETTLE_MS = 200;
 
-/** The one-line summary under a layer's name: size, geometry, features, CRS (a list of facts, joined by ·). */
-function describe(layer: Layer): string {
+/**
+ * The one-line summary under a layer's name: size or geometry type, features, CRS, joined by ·.
+ * The geometry type is GDAL's word for the data (Point, MultiPolygon), kept apart from our text.
+ */
+function describe(layer: Layer): { geometry: string | null; facts: string[] } {
   const { info } = layer;
   const t = i18n.getFixedT(null, 'layerItem');
-  if (layer.kind === 'table') return t('tableSummary', { rows: info.featureCount?.toLocaleString() ?? '?', columns: info.fields.length });
-  const parts = [
-    layer.kind === 'raster'
-      ? t('rasterSize', { width: info.width ?? '?', height: info.height ?? '?' })
-      : (info.geometryType ?? t('vector')),
-  ];
+  if (layer.kind === 'table')
+    return {
+      geometry: null,
+      facts: [t('tableSummary', { rows: info.featureCount?.toLocaleString() ?? '?', columns: info.fields.length })],
+    };
+  const facts: string[] = [];
+  if (layer.kind === 'raster') facts.push(t('rasterSize', { width: info.width ?? '?', height: info.height ?? '?' }));
   if (layer.kind === 'vector' && info.featureCount != null)
-    parts.push(t('features', { count: info.featureCount, formatted: info.featureCount.toLocaleString() }));
-  if (info.crs?.epsg) parts.push(`EPSG:${info.crs.epsg}`);
-  return parts.join(' · ');
+    facts.push(t('features', { count: info.featureCount, formatted: info.featureCount.toLocaleString() }));
+  if (info.crs?.epsg) facts.push(`EPSG:${info.crs.epsg}`);
+  return { geometry: layer.kind === 'vector' ? (info.geometryType ?? t('vector')) : null, facts };
+}
+
+/** The summary as one line: the geometry type in its own span. */
+function LayerFacts({ layer }: { layer: Layer }) {
+  const { geometry, facts } = describe(layer);
+  return (
+    <>
+      {geometry && <span className="layer-item__geometry">{geometry}</span>}
+      {[...(geometry ? [''] : []), ...facts].join(' · ')}
+    </>
+  );
 }
 
 const MOVES = {
@@ -197,7 +212,7 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
             {t('editing')}
           </span>
         )}
-        {describe(layer)}
+        <LayerFacts layer={layer} />
       </div>
       {tiled && (
         <div className="layer-item__display" data-testid="layer-display-note" title={tiledLayerNote(layer.info.featureCount)}>

@@ -1,14 +1,9 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import { rampStops } from '../../src-shared/style/colourRamps.js';
 import { CLASS_METHODS, fieldsFor, RAMPS, type StyleForm } from '../style/styleForm.js';
 import { ExtrudeFields } from './ExtrudeFields.js';
-
-const METHOD_LABELS: Record<string, string> = {
-  quantile: 'Quantile (equal counts)',
-  equal_interval: 'Equal interval',
-  jenks: 'Natural breaks (Jenks)',
-};
 
 /** A labelled row of the style form. */
 export function StyleRow({ label, children }: { label: string; children: ReactNode }) {
@@ -21,12 +16,13 @@ export function StyleRow({ label, children }: { label: string; children: ReactNo
 }
 
 function FieldSelect({ layer, form, onChange }: { layer: Layer; form: StyleForm; onChange(next: Partial<StyleForm>): void }) {
+  const { t } = useTranslation('style');
   const fields = fieldsFor(layer, form.kind);
   return (
-    <StyleRow label={form.kind === 'categorized' ? 'Field' : 'Numeric field'}>
+    <StyleRow label={form.kind === 'categorized' ? t('field') : t('numericField')}>
       <select data-testid="style-field" value={form.field} onChange={(e) => onChange({ field: e.target.value })}>
         {/* No field yet (a layer without one that fits): Apply says so rather than guessing. */}
-        {!fields.includes(form.field) && <option value="">{fields.length ? 'Choose a field…' : 'No field fits'}</option>}
+        {!fields.includes(form.field) && <option value="">{fields.length ? t('chooseField') : t('noFieldFits')}</option>}
         {fields.map((f) => (
           <option key={f} value={f}>
             {f}
@@ -39,10 +35,11 @@ function FieldSelect({ layer, form, onChange }: { layer: Layer; form: StyleForm;
 
 /** The inputs of the chosen kind: a colour, a field, or a field with its classes. */
 export function StyleKindFields({ layer, form, onChange }: { layer: Layer; form: StyleForm; onChange(next: Partial<StyleForm>): void }) {
+  const { t } = useTranslation('style');
   switch (form.kind) {
     case 'simple':
       return (
-        <StyleRow label="Colour">
+        <StyleRow label={t('colour')}>
           <span className="style-panel__colour">
             <input type="color" data-testid="style-color" value={form.colour} onChange={(e) => onChange({ colour: e.target.value })} />
             <code>{form.colour}</code>
@@ -62,7 +59,7 @@ export function StyleKindFields({ layer, form, onChange }: { layer: Layer; form:
       return (
         <>
           <FieldSelect layer={layer} form={form} onChange={onChange} />
-          <StyleRow label="Method">
+          <StyleRow label={t('method')}>
             <select
               data-testid="style-method"
               value={form.method}
@@ -70,12 +67,12 @@ export function StyleKindFields({ layer, form, onChange }: { layer: Layer; form:
             >
               {CLASS_METHODS.map((m) => (
                 <option key={m} value={m}>
-                  {METHOD_LABELS[m] ?? m}
+                  {t(`method_${m}`)}
                 </option>
               ))}
             </select>
           </StyleRow>
-          <StyleRow label="Classes">
+          <StyleRow label={t('classes')}>
             <input
               type="number"
               data-testid="style-classes"
@@ -87,11 +84,11 @@ export function StyleKindFields({ layer, form, onChange }: { layer: Layer; form:
               onChange={(e) => onChange({ classes: Math.min(12, Math.max(2, Math.round(Number(e.target.value) || 2))) })}
             />
           </StyleRow>
-          <StyleRow label="Colour ramp">
+          <StyleRow label={t('colourRamp')}>
             <select data-testid="style-ramp" value={form.ramp} onChange={(e) => onChange({ ramp: e.target.value as StyleForm['ramp'] })}>
               {RAMPS.map((r) => (
                 <option key={r} value={r}>
-                  {r}
+                  {t(`ramp_${r}`)}
                 </option>
               ))}
             </select>

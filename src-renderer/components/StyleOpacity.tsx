@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import { opacityCall } from '../style/styleForm.js';
 
@@ -7,6 +8,7 @@ import { opacityCall } from '../style/styleForm.js';
  * onChange fires on every step), so one drag is one audited, undoable `layers.set_opacity`.
  */
 export function StyleOpacity({ layer, run }: { layer: Layer; run(entry: string, params: Record<string, unknown>): Promise<void> }) {
+  const { t } = useTranslation('style');
   const [draft, setDraft] = useState<number | null>(null);
   const input = useRef<HTMLInputElement>(null);
   const latest = useRef({ layer, run });
@@ -27,7 +29,7 @@ export function StyleOpacity({ layer, run }: { layer: Layer; run(entry: string, 
   const percent = draft ?? Math.round(layer.opacity * 100);
   return (
     <label className="style-panel__row">
-      <span className="style-panel__label">Opacity</span>
+      <span className="style-panel__label">{t('opacity')}</span>
       <span className="style-panel__opacity">
         <input
           ref={input}
@@ -37,7 +39,7 @@ export function StyleOpacity({ layer, run }: { layer: Layer; run(entry: string, 
           step={1}
           value={percent}
           data-testid="style-opacity"
-          aria-label={`Opacity of ${layer.name}`}
+          aria-label={t('opacityOf', { name: layer.name })}
           onChange={(e) => setDraft(Number(e.target.value))}
         />
         <span className="style-panel__opacity-value">{percent}%</span>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import { useEntryTrigger } from '../bridge/useEntryTrigger.js';
 import { selectLayers } from '../store/slices/layersSlice.js';
@@ -19,13 +20,6 @@ import { StyleOpacity } from './StyleOpacity.js';
 import { TerrainToggle } from './TerrainToggle.js';
 import './StylePanel.css';
 
-const KIND_LABELS: Record<StyleKind, string> = {
-  simple: 'Single colour',
-  categorized: 'Categorized (unique values)',
-  graduated: 'Graduated (classes)',
-  extrude: 'Extruded (3D)',
-};
-
 /**
  * The style panel: the style tools the assistant has, run as the person through
  * `entries/trigger` (validated, audited and undoable in main like the model's calls). Docked
@@ -40,6 +34,7 @@ export function StylePanel() {
 }
 
 function StylePanelBody({ layer }: { layer: Layer }) {
+  const { t } = useTranslation(['style', 'common']);
   const trigger = useEntryTrigger();
   const [form, setForm] = useState<StyleForm>(() => formFromLayer(layer));
   const [busy, setBusy] = useState(false);
@@ -73,9 +68,16 @@ function StylePanelBody({ layer }: { layer: Layer }) {
   const header = (
     <header className="style-panel__head">
       <span className="style-panel__title" title={layer.name}>
-        Style · {layer.name}
+        {t('title', { name: layer.name })}
       </span>
-      <button type="button" className="icon-btn" data-testid="style-close" onClick={close} aria-label="Close the style panel" title="Close">
+      <button
+        type="button"
+        className="icon-btn"
+        data-testid="style-close"
+        onClick={close}
+        aria-label={t('closePanel')}
+        title={t('close', { ns: 'common' })}
+      >
         ✕
       </button>
     </header>
@@ -83,13 +85,14 @@ function StylePanelBody({ layer }: { layer: Layer }) {
 
   if (layer.kind !== 'vector') {
     return (
-      <aside className="style-panel" data-testid="style-panel" data-layer-name={layer.name} aria-label={`Style of ${layer.name}`}>
+      <aside
+        className="style-panel"
+        data-testid="style-panel"
+        data-layer-name={layer.name}
+        aria-label={t('panelLabel', { name: layer.name })}
+      >
         {header}
-        <p className="style-panel__note">
-          {layer.kind === 'raster'
-            ? 'Raster styles (grey, pseudocolour, hillshade, RGB) are set by the assistant: ask it, e.g. “hillshade this DEM”.'
-            : 'A table has no geometry to style.'}
-        </p>
+        <p className="style-panel__note">{layer.kind === 'raster' ? t('rasterNote') : t('tableNote')}</p>
         {layer.kind === 'raster' && <StyleOpacity layer={layer} run={async (e, p) => void (await run(e, p))} />}
         {layer.kind === 'raster' && <TerrainToggle layer={layer} run={async (e, p) => void (await run(e, p))} />}
       </aside>
@@ -97,9 +100,21 @@ function StylePanelBody({ layer }: { layer: Layer }) {
   }
 
   const replaces = !(STYLE_KINDS as readonly string[]).includes(layer.style.type);
+  // The assistant's vector kinds the form has none for, in the reader's words (English: the type).
+  const assistantKinds: Record<string, string> = {
+    rules: t('styleType_rules'),
+    heatmap: t('styleType_heatmap'),
+    bivariate: t('styleType_bivariate'),
+  };
+  const styleTypeLabel = (type: string) => assistantKinds[type] ?? type;
   const labelTemplate = 'labels' in layer.style ? layer.style.labels?.text : undefined;
   return (
-    <aside className="style-panel" data-testid="style-panel" data-layer-name={layer.name} aria-label={`Style of ${layer.name}`}>
+    <aside
+      className="style-panel"
+      data-testid="style-panel"
+      data-layer-name={layer.name}
+      aria-label={t('panelLabel', { name: layer.name })}
+    >
       {header}
       <form
         className="style-panel__form"
@@ -108,21 +123,21 @@ function StylePanelBody({ layer }: { layer: Layer }) {
           void apply();
         }}
       >
-        {replaces && <p className="style-panel__note">Drawn with a {layer.style.type} style set by the assistant; Apply replaces it.</p>}
-        <StyleRow label="Style">
+        {replaces && <p className="style-panel__note">{t('replaces', { type: styleTypeLabel(layer.style.type) })}</p>}
+        <StyleRow label={t('style')}>
           <select data-testid="style-kind" value={form.kind} onChange={(e) => change(withKind(layer, form, e.target.value as StyleKind))}>
             {STYLE_KINDS.map((k) => (
               <option key={k} value={k}>
-                {KIND_LABELS[k]}
+                {t(`kind_${k}`)}
               </option>
             ))}
           </select>
         </StyleRow>
         <StyleKindFields layer={layer} form={form} onChange={change} />
-        <StyleRow label="Labels">
+        <StyleRow label={t('labels')}>
           <select data-testid="style-label-field" value={form.labelField} onChange={(e) => change({ labelField: e.target.value })}>
-            <option value="">None</option>
-            {form.labelField === KEEP_LABELS && <option value={KEEP_LABELS}>Keep “{labelTemplate}”</option>}
+            <option value="">{t('noLabels')}</option>
+            {form.labelField === KEEP_LABELS && <option value={KEEP_LABELS}>{t('keepLabels', { template: labelTemplate ?? '' })}</option>}
             {fieldsFor(layer, 'categorized').map((f) => (
               <option key={f} value={f}>
                 {f}
@@ -132,7 +147,7 @@ function StylePanelBody({ layer }: { layer: Layer }) {
         </StyleRow>
         <div className="style-panel__actions">
           <button type="submit" className="btn btn--primary" data-testid="style-apply" disabled={busy}>
-            {busy ? 'Applying…' : 'Apply'}
+            {busy ? t('applying') : t('apply')}
           </button>
         </div>
         {error && (

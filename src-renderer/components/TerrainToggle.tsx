@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import { terrainSettingsOf } from '../../src-shared/style/compileTerrain.js';
 
@@ -8,6 +9,7 @@ import { terrainSettingsOf } from '../../src-shared/style/compileTerrain.js';
  * Multi-band rasters are imagery, not elevations: no toggle.
  */
 export function TerrainToggle({ layer, run }: { layer: Layer; run(entry: string, params: Record<string, unknown>): Promise<void> }) {
+  const { t } = useTranslation('style');
   const [busy, setBusy] = useState(false);
   if (layer.kind !== 'raster' || layer.info.bands.length !== 1) return null;
   const on = terrainSettingsOf(layer) !== null;
@@ -18,13 +20,13 @@ export function TerrainToggle({ layer, run }: { layer: Layer; run(entry: string,
   };
   return (
     <label className="style-panel__row">
-      <span className="style-panel__label">3D terrain</span>
+      <span className="style-panel__label">{t('terrain')}</span>
       <input
         type="checkbox"
         data-testid="terrain-toggle"
         checked={on}
         disabled={busy}
-        aria-label={`Show ${layer.name} as 3D terrain`}
+        aria-label={t('terrainOf', { name: layer.name })}
         onChange={() => void toggle()}
       />
     </label>

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../../src-shared/domain/chat.js';
+import { toolTitle } from '../i18n/toolTitles.js';
 import { prettyJson } from '../lib/jsonTokens.js';
 import { formatDuration } from './format.js';
 import { CodeView } from './CodeView.js';
@@ -23,7 +24,7 @@ export function ToolCallCard({ tool }: { tool: ToolInfo }) {
   return (
     <div className={`tool-card tool-card--${tool.status}`}>
       <div className="tool-card__head">
-        <span className="tool-card__title">{tool.title || tool.name}</span>
+        <span className="tool-card__title">{toolTitle(tool.toolId, tool.title || tool.name)}</span>
         <code className="tool-card__wire">{tool.name}</code>
         <span className="tool-card__spacer" />
         {duration && <span className="tool-card__duration">{duration}</span>}

@@ -2,6 +2,7 @@ import type { Layer } from '../../src-shared/domain/layer.js';
 import type { ClassMethod } from '../../src-shared/style/classify.js';
 import { RAMP_NAMES, type RampName } from '../../src-shared/style/colourRamps.js';
 import { defaultVectorStyle, templateFields, type LayerStyle } from '../../src-shared/style/styleModel.js';
+import { i18n } from '../i18n/i18n.js';
 
 /**
  * The style panel's form and the tool calls it stands for (pure: the panel only draws it). The
@@ -114,26 +115,26 @@ export function withKind(layer: Layer, form: StyleForm, kind: StyleKind): StyleF
   return { ...form, kind, field };
 }
 
-/** The style call for the form, or a sentence saying what is missing. */
+/** The style call for the form, or a sentence saying what is missing (in the interface's language). */
 export function styleCall(layer: Layer, form: StyleForm): ToolCall | { problem: string } {
   const target = { layer: layer.id };
   switch (form.kind) {
     case 'simple':
-      if (!/^#[0-9a-fA-F]{6}$/.test(form.colour)) return { problem: 'Choose a colour.' };
+      if (!/^#[0-9a-fA-F]{6}$/.test(form.colour)) return { problem: i18n.t('style:problemColour') };
       return { entry: 'style.set_simple', params: { ...target, fill: form.colour.toLowerCase() } };
     case 'categorized':
-      if (!fieldsFor(layer, 'categorized').includes(form.field)) return { problem: 'Choose a field to colour by.' };
+      if (!fieldsFor(layer, 'categorized').includes(form.field)) return { problem: i18n.t('style:problemField') };
       return { entry: 'style.categorize', params: { ...target, field: form.field } };
     case 'graduated':
       if (!fieldsFor(layer, 'graduated').includes(form.field))
-        return { problem: `Choose a numeric field (${layer.name} has ${fieldsFor(layer, 'graduated').length}).` };
+        return { problem: i18n.t('style:problemNumeric', { name: layer.name, n: fieldsFor(layer, 'graduated').length }) };
       return {
         entry: 'style.graduate',
         params: { ...target, field: form.field, method: form.method, classes: form.classes, ramp: form.ramp },
       };
     case 'extrude':
-      if (!fieldsFor(layer, 'extrude').includes(form.field)) return { problem: 'Choose a numeric field for the height.' };
-      if (!(form.scale > 0)) return { problem: 'The height scale must be above 0.' };
+      if (!fieldsFor(layer, 'extrude').includes(form.field)) return { problem: i18n.t('style:problemHeightField') };
+      if (!(form.scale > 0)) return { problem: i18n.t('style:problemScale') };
       return { entry: 'style.extrude', params: { ...target, field: form.field, scale: form.scale, color: form.colour.toLowerCase() } };
   }
 }

@@ -30,6 +30,9 @@ function memoryProject(): ProjectHandle & { layers: Layer[] } {
   return {
     layers,
     listLayers: () => layers,
+    relocateLayer: () => {
+      throw new Error('not in these tests');
+    },
     getLayer: (ref) => layers.find((l) => l.id === ref || l.name === ref),
     addLayer: (input) => {
       const layer = Layer.parse({

@@ -3,13 +3,16 @@ import { audit } from './audit.js';
 import { chat } from './chat.js';
 import { common } from './common.js';
 import { project } from './project.js';
+import { layerItem } from './layerItem.js';
 import { layers } from './layers.js';
 import { map } from './map.js';
 import { plugins } from './plugins.js';
 import { print } from './print.js';
 import { settings } from './settings.js';
 import { status } from './status.js';
+import { style } from './style.js';
 import { table } from './table.js';
+import { tools } from './tools.js';
 
 /** Every area's catalogue; each becomes an i18next namespace of the same name (see ../i18n.ts). */
 export const catalogues = {
@@ -18,11 +21,14 @@ export const catalogues = {
   chat,
   common,
   project,
+  layerItem,
   layers,
   map,
   plugins,
   print,
   settings,
   status,
+  style,
   table,
+  tools,
 } as const;
