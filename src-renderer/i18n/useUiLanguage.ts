@@ -1,9 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBridge } from '../bridge/BridgeContext.js';
-import { appStore } from '../store/appStore.js';
-import { selectDisplaySettings } from '../store/slices/settingsSlice.js';
-import { useAppStore } from '../store/useAppStore.js';
+import { useDisplaySettings } from '../store/useDisplaySettings.js';
 import { applyLanguage, isSupportedLanguage } from './i18n.js';
 
 /**
@@ -13,20 +10,8 @@ import { applyLanguage, isSupportedLanguage } from './i18n.js';
  * that translate outside a hook (format.ts…) are redrawn too.
  */
 export function useUiLanguage(): void {
-  const bridge = useBridge();
-  const display = useAppStore(selectDisplaySettings);
+  const display = useDisplaySettings();
   useTranslation();
-  useEffect(() => {
-    if (display) return;
-    let live = true;
-    bridge.call('settings/get-display', {}).then(
-      (loaded) => live && appStore.getState().setDisplaySettings(loaded),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [bridge, display]);
   const language = display?.language;
   useEffect(() => applyLanguage(isSupportedLanguage(language) ? language : 'en'), [language]);
 }

@@ -2,10 +2,7 @@ import type { Map as MapLibreMap } from 'maplibre-gl';
 import { useEffect } from 'react';
 import { ONLINE_BASEMAP } from '../../src-shared/domain/settingsDisplay.js';
 import { OFFLINE_BASEMAP_LAYER_IDS, ONLINE_BASEMAP_ID, onlineBasemapSource } from '../../src-shared/style/basemapStyle.js';
-import { useBridge } from '../bridge/BridgeContext.js';
-import { appStore } from '../store/appStore.js';
-import { selectDisplaySettings } from '../store/slices/settingsSlice.js';
-import { useAppStore } from '../store/useAppStore.js';
+import { useDisplaySettings } from '../store/useDisplaySettings.js';
 import type { DataUrls } from './dataUrls.js';
 
 /**
@@ -14,20 +11,7 @@ import type { DataUrls } from './dataUrls.js';
  * which are hidden while it shows and come back when it is switched off.
  */
 export function useOnlineBasemap(map: MapLibreMap | null, urls: DataUrls | null): void {
-  const bridge = useBridge();
-  const display = useAppStore(selectDisplaySettings);
-
-  useEffect(() => {
-    if (display) return;
-    let live = true;
-    bridge.call('settings/get-display', {}).then(
-      (loaded) => live && appStore.getState().setDisplaySettings(loaded),
-      () => undefined,
-    );
-    return () => {
-      live = false;
-    };
-  }, [bridge, display]);
+  const display = useDisplaySettings();
 
   const on = display?.onlineBasemap === true;
   useEffect(() => {
