@@ -94,7 +94,6 @@ const NOT_OURS = [
   '[data-role="notice"]',
   // The model's name.
   '.status-bar__model',
-  '.map-legend__note',
   '.chat-msg--assistant .chat-msg__text',
   '.attribute-table__title',
   '.attribute-cell',

@@ -10,6 +10,8 @@ import { LayerKindIcon } from './LayerKindIcon.js';
 import { useDisplayProblems } from '../store/displayProblemsStore.js';
 import { isTiledLayer, tiledLayerNote } from '../../src-shared/style/vectorTiles.js';
 import { LayerLocate } from './LayerLocate.js';
+import { selectMissingLayerIds } from '../store/slices/appInfoSlice.js';
+import { useAppStore } from '../store/useAppStore.js';
 import { i18n } from '../i18n/i18n.js';
 
 /** Slider moves settle for this long before one `layers.set_opacity` goes out. */
@@ -84,7 +86,9 @@ export function LayerPanelItem({ layer, isTop, isBottom }: { layer: Layer; isTop
   const tableOpen = useAttributeTable((s) => s.layerId === layer.id);
   const editTarget = useEditSession((s) => s.layerId === layer.id);
   const styleOpen = useStylePanel((s) => s.layerId === layer.id);
-  const problem = useDisplayProblems((s) => s.byLayer[layer.id] ?? null);
+  // A layer whose file is missing says so itself (LayerLocate); the map's failure to read it adds nothing.
+  const missing = useAppStore(selectMissingLayerIds).includes(layer.id);
+  const problem = useDisplayProblems((s) => (missing ? null : (s.byLayer[layer.id] ?? null)));
   const tiled = isTiledLayer(layer);
   useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
 

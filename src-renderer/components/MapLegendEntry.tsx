@@ -1,5 +1,6 @@
 import type { CSSProperties } from 'react';
 import type { LegendEntry, LegendSwatch, LegendSymbol } from '../../src-shared/style/legend.js';
+import { legendNoteText } from '../map/legendNoteText.js';
 
 function swatchStyle(symbol: LegendSymbol, item: LegendSwatch): CSSProperties {
   if (symbol === 'line') return { background: item.colour, ...(item.size ? { height: Math.max(2, Math.min(10, item.size)) } : {}) };
@@ -66,6 +67,6 @@ export function MapLegendEntry({ entry }: { entry: LegendEntry }) {
         </ul>
       );
     case 'note':
-      return <div className="map-legend__note">{entry.text}</div>;
+      return <div className="map-legend__note">{legendNoteText(entry)}</div>;
   }
 }

@@ -1,6 +1,7 @@
 import type { LayerLegend, LegendEntry, LegendSwatch, LegendSymbol } from '../../src-shared/style/legend.js';
 import type { Box } from '../../src-shared/print/layoutPlan.js';
 import { i18n } from '../i18n/i18n.js';
+import { legendNoteText } from '../map/legendNoteText.js';
 
 /**
  * The legend of a print page, drawn on a 2D canvas from the same model the MapLegend
@@ -136,7 +137,7 @@ function drawEntry(pen: LegendPen, entry: LegendEntry): boolean {
     }
     case 'note':
       if (!pen.fits(f.small * 1.4)) return false;
-      pen.text(entry.text, f.small, { style: 'italic', colour: '#555' });
+      pen.text(legendNoteText(entry), f.small, { style: 'italic', colour: '#555' });
       return true;
   }
 }

@@ -61,7 +61,7 @@ describe('legendFor', () => {
     );
     assert.equal(cat.entries[0]!.kind === 'swatches' && cat.entries[0]!.symbol, 'point');
     assert.deepEqual(cat.entries[0]!.kind === 'swatches' && cat.entries[0]!.items.map((i) => i.label), ['a', 'Other']);
-    assert.deepEqual(cat.entries[1], { kind: 'note', text: 'Labels: {NAME}' });
+    assert.deepEqual(cat.entries[1], { kind: 'note', text: 'Labels: {NAME}', message: { key: 'labels', field: '{NAME}' } });
     const rules = legendFor(
       layer('r', { type: 'rules', rules: [{ filter: 'a > 1', label: 'big', colour: '#000000' }], elseColour: null, ...symbol }),
     );

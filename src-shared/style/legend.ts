@@ -26,7 +26,14 @@ export type LegendEntry =
   | { kind: 'ramp'; title: string | null; colours: string[]; low: string; high: string }
   | { kind: 'grid'; palette: string[]; xLabel: string; yLabel: string }
   | { kind: 'channels'; channels: { colour: string; label: string }[] }
-  | { kind: 'note'; text: string };
+  | { kind: 'note'; text: string; message?: LegendNoteMessage };
+
+/**
+ * What a note says, for an interface that words it in its own language; `text` is the English
+ * wording (main and the print layout of an English interface use it as it is).
+ */
+export type LegendNoteMessage =
+  { key: 'labels'; field: string } | { key: 'extrude'; field: string; scale: string } | { key: 'terrain'; exaggeration: string };
 
 export interface LayerLegend {
   layerId: string;
@@ -75,7 +82,11 @@ function styleEntries(layer: Layer, style: LayerStyle): LegendEntry[] {
     case 'extrude':
       return [
         { kind: 'swatches', title: null, symbol, items: [{ colour: style.fill, stroke: style.stroke, label: layer.name }] },
-        { kind: 'note', text: `3D: height = ${style.field} × ${formatNumber(style.scale)} m` },
+        {
+          kind: 'note',
+          text: `3D: height = ${style.field} × ${formatNumber(style.scale)} m`,
+          message: { key: 'extrude', field: style.field, scale: formatNumber(style.scale) },
+        },
       ];
     case 'bivariate':
       return [
@@ -140,9 +151,14 @@ function styleEntries(layer: Layer, style: LayerStyle): LegendEntry[] {
 
 export function legendFor(layer: Layer): LayerLegend {
   const entries = styleEntries(layer, layer.style);
-  if (isLabelledStyle(layer.style) && layer.style.labels) entries.push({ kind: 'note', text: `Labels: ${layer.style.labels.text}` });
-  if (isRasterStyle(layer.style) && layer.style.terrain)
-    entries.push({ kind: 'note', text: `3D terrain, heights × ${formatNumber(layer.style.terrain.exaggeration)}` });
+  if (isLabelledStyle(layer.style) && layer.style.labels) {
+    const field = layer.style.labels.text;
+    entries.push({ kind: 'note', text: `Labels: ${field}`, message: { key: 'labels', field } });
+  }
+  if (isRasterStyle(layer.style) && layer.style.terrain) {
+    const exaggeration = formatNumber(layer.style.terrain.exaggeration);
+    entries.push({ kind: 'note', text: `3D terrain, heights × ${exaggeration}`, message: { key: 'terrain', exaggeration } });
+  }
   return { layerId: layer.id, name: layer.name, entries };
 }
 
