@@ -6,8 +6,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { LayerInfo } from '../../src-shared/domain/layer.js';
-import { producerTool } from '../../src-shared/tools/testing/testTool.js';
-import type { LoadLayerRequest } from '../../src-shared/tools/toolSdk.js';
+import { z } from 'zod';
+import { producerTool, testTool } from '../../src-shared/tools/testing/testTool.js';
+import type { LoadLayerRequest, ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { PrivatePaths } from '../security/privatePaths.js';
 import { tempProjectStores } from '../store/testing/tempHomes.js';
 import { auditRow } from '../tool-host/testing/testDispatcher.js';
@@ -31,7 +32,7 @@ const INFO: LayerInfo = {
   sublayers: ['out'],
 };
 
-function host(produced: LoadLayerRequest[] = []) {
+function host(produced: LoadLayerRequest[] = [], extra: ToolDefinition[] = []) {
   const { home, store } = openProject();
   const workerCalls: [string, unknown][] = [];
   const worker = {
@@ -48,7 +49,7 @@ function host(produced: LoadLayerRequest[] = []) {
     egress: { openFor: () => () => undefined, recent: () => [] },
     runIsLive: () => false,
     send: () => undefined,
-    extraTools: [producerTool(produced)],
+    extraTools: [producerTool(produced), ...extra],
   });
   const audit = () => store.audit.list({}).reverse();
   return { store, tools, workerCalls, audit };
@@ -123,6 +124,41 @@ describe('tool host: produced layers', () => {
       ['out', 'out_2'],
     );
     assert.notDeepEqual(layers[0]!.style, layers[1]!.style, 'the second vector layer gets the next palette colour');
+    h.store.close();
+  });
+});
+
+describe('tool host: undo entries of failed changes', () => {
+  it('a change that fails before changing anything leaves no undo entry; one that changed something keeps it', async () => {
+    const fails = testTool({
+      id: 'test.fails',
+      title: 'Fails',
+      description: 'Throws before changing anything.',
+      input: z.object({}),
+      safety: 'write',
+      summary: () => 'fail',
+      execute: async () => {
+        throw new Error('the file could not be written');
+      },
+    });
+    const half = testTool({
+      id: 'test.half',
+      title: 'Half',
+      description: 'Adds a layer, then throws.',
+      input: z.object({}),
+      safety: 'write',
+      handles: ['project'],
+      summary: () => 'half',
+      execute: async (_args, { handles }) => {
+        handles.project.addLayer({ name: 'half', source: '/o/half.gpkg', sublayer: null, info: INFO });
+        throw new Error('failed after adding a layer');
+      },
+    });
+    const h = host([], [fails as ToolDefinition, half as ToolDefinition]);
+    assert.equal((await h.tools.runForPerson('test.fails', {})).ok, false);
+    assert.equal(h.store.snapshots.latest(), null, 'nothing to undo');
+    assert.equal((await h.tools.runForPerson('test.half', {})).ok, false);
+    assert.equal(h.store.snapshots.latest()?.toolId, 'test.half', 'the added layer can be undone');
     h.store.close();
   });
 });

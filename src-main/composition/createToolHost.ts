@@ -69,6 +69,9 @@ export function createToolHost(d: ToolHostDeps) {
       announceUndo();
       return id;
     },
+    discardSnapshot: (id) => {
+      if (store.snapshots.discardIfUnchanged(id)) announceUndo();
+    },
     privatePaths: d.privatePaths,
     openEgress: (origins) => d.egress.openFor(origins),
     ...(d.pinsFor ? { pinsFor: d.pinsFor } : {}),

@@ -61,10 +61,27 @@ export class SnapshotRepo {
         input.conversationId,
         input.toolId,
         input.summary,
-        JSON.stringify(this.layers.list().map((l) => this.layers.stored(l))),
+        this.layersJson(),
         this.annotations?.snapshot() ?? null,
       );
     return Number(result.lastInsertRowid);
+  }
+
+  /**
+   * Forgets snapshot `id` when its change left nothing to undo (it failed before changing
+   * anything): the latest snapshot, no data change recorded, and layers and annotations as they
+   * were. An undo entry that restores the same state would only confuse. True when forgotten.
+   */
+  discardIfUnchanged(id: number): boolean {
+    return this.db.transaction(() => {
+      const row = this.db.prepare('SELECT id, layers, annotations, data_changes FROM snapshots ORDER BY id DESC LIMIT 1').get() as
+        { id: number; layers: string; annotations: string | null; data_changes: string | null } | undefined;
+      if (!row || row.id !== id || row.data_changes !== null) return false;
+      if (row.layers !== this.layersJson()) return false;
+      if (row.annotations !== (this.annotations?.snapshot() ?? null)) return false;
+      this.db.prepare('DELETE FROM snapshots WHERE id = ?').run(id);
+      return true;
+    })();
   }
 
   /** Notes that the change of snapshot `id` edited `change` (its journal's transaction id is `id`). */
@@ -118,6 +135,11 @@ export class SnapshotRepo {
       this.db.prepare('DELETE FROM snapshots WHERE id >= ?').run(id);
       return this.layers.list();
     })();
+  }
+
+  /** The project's layers as a snapshot keeps them (stored paths). */
+  private layersJson(): string {
+    return JSON.stringify(this.layers.list().map((l) => this.layers.stored(l)));
   }
 }
 

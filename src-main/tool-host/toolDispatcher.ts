@@ -58,6 +58,8 @@ export interface DispatcherHooks {
   audit(entry: NewAuditEntry): void;
   /** Called before an approved change runs (undo); returns the snapshot's id, which the tool gets as `changeId`. */
   snapshot(info: { runId: string | null; conversationId: string | null; toolId: string; summary: string }): number | void;
+  /** A call that took snapshot `id` failed: the host forgets it if nothing changed (no empty undo entry). */
+  discardSnapshot?(id: number): void;
   /** Loads a produced layer; returns its name in the project. */
   loadProduced(request: LoadLayerRequest): Promise<string>;
   /** The app's own files, which no source parameter may name. */
@@ -358,6 +360,7 @@ export class ToolDispatcher {
         result = toolError('timeout', `${def.id} took longer than ${Math.round(def.timeoutMs! / 1000)} s and was stopped.`, true);
       else if (req.signal.aborted) result = toolError('cancelled', `${def.id} was stopped.`, false);
       else result = withEgressHint(failureOf(def.id, err), this.hooks.egressRefusedSince?.(startedAt) ?? []);
+      if (changeId !== null) this.hooks.discardSnapshot?.(changeId);
     } finally {
       closeEgress?.();
       if (timer) clearTimeout(timer);
