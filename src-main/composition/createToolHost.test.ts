@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import type { LayerInfo } from '../../src-shared/domain/layer.js';
+import { defaultVectorStyle } from '../../src-shared/style/styleModel.js';
 import { z } from 'zod';
 import { producerTool, testTool } from '../../src-shared/tools/testing/testTool.js';
 import type { LoadLayerRequest, ToolDefinition } from '../../src-shared/tools/toolSdk.js';
@@ -159,6 +160,32 @@ describe('tool host: undo entries of failed changes', () => {
     assert.equal(h.store.snapshots.latest(), null, 'nothing to undo');
     assert.equal((await h.tools.runForPerson('test.half', {})).ok, false);
     assert.equal(h.store.snapshots.latest()?.toolId, 'test.half', 'the added layer can be undone');
+    h.store.close();
+  });
+});
+
+describe('tool host: summaries a person reads', () => {
+  it('a layer id the interface passed reads as the layer’s name in the undo entry', async () => {
+    const restyle = testTool({
+      id: 'test.restyle',
+      title: 'Restyle',
+      description: 'Changes nothing; its summary names the layer.',
+      input: z.object({ layer: z.string() }),
+      safety: 'write',
+      summary: (a) => `Restyle ${a.layer}`,
+      execute: async () => ({}),
+    });
+    const h = host([], [restyle as ToolDefinition]);
+    const layer = h.store.layers.add({
+      name: 'counties',
+      source: '/o/c.gpkg',
+      sublayer: null,
+      kind: 'vector',
+      style: defaultVectorStyle(0),
+      info: INFO,
+    });
+    assert.equal((await h.tools.runForPerson('test.restyle', { layer: layer.id })).ok, true);
+    assert.equal(h.store.snapshots.latest()?.summary, 'Restyle counties');
     h.store.close();
   });
 });

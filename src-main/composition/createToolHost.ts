@@ -69,6 +69,7 @@ export function createToolHost(d: ToolHostDeps) {
       announceUndo();
       return id;
     },
+    readableSummary: (summary) => namesForLayerIds(summary, store.layers.list()),
     discardSnapshot: (id) => {
       if (store.snapshots.discardIfUnchanged(id)) announceUndo();
     },
@@ -161,3 +162,10 @@ export function createToolHost(d: ToolHostDeps) {
 }
 
 export type ToolHost = ReturnType<typeof createToolHost>;
+
+/** `summary` with each layer id it contains replaced by the layer's name (ids are UUIDs: no false hits). */
+export function namesForLayerIds(summary: string, layers: readonly { id: string; name: string }[]): string {
+  let out = summary;
+  for (const l of layers) if (out.includes(l.id)) out = out.split(l.id).join(l.name);
+  return out;
+}

@@ -58,6 +58,11 @@ export interface DispatcherHooks {
   audit(entry: NewAuditEntry): void;
   /** Called before an approved change runs (undo); returns the snapshot's id, which the tool gets as `changeId`. */
   snapshot(info: { runId: string | null; conversationId: string | null; toolId: string; summary: string }): number | void;
+  /**
+   * The summary a person reads (dialog, undo, audit): the interface passes layer ids, the model
+   * names; the host puts names in place of the ids it knows.
+   */
+  readableSummary?(summary: string): string;
   /** A call that took snapshot `id` failed: the host forgets it if nothing changed (no empty undo entry). */
   discardSnapshot?(id: number): void;
   /** Loads a produced layer; returns its name in the project. */
@@ -237,7 +242,7 @@ export class ToolDispatcher {
       tool,
       args,
       caps: assessed.caps,
-      summary: safeSummary(tool, args),
+      summary: this.hooks.readableSummary?.(safeSummary(tool, args)) ?? safeSummary(tool, args),
       safety,
       ...(preview ? { preview } : {}),
       ...(sample ? { sample } : {}),
