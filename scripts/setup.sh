@@ -29,6 +29,11 @@ if [[ $os == Linux && -r /etc/os-release ]]; then
       # Debian ships Chromium as a deb; Ubuntu's `chromium` is a snap wrapper, so tests there
       # need MAPWRIGHT_CHROMIUM pointing at a Chrome/Chromium binary.
       if [[ ${ID} == debian ]]; then pkgs+=(chromium); fi
+      # postgresql-15 + postgresql-15-postgis-3: the PostGIS tests (issue 16) start their own
+      # throwaway server from these binaries (src-main/postgis/testing/pgTestCluster.ts) on a
+      # loopback port; the cluster Debian may create on 5432 is never used. Debian 12 names the
+      # packages this way; elsewhere those tests skip and say why.
+      if [[ ${ID} == debian && ${VERSION_ID:-} == 12 ]]; then pkgs+=(postgresql-15 postgresql-15-postgis-3); fi
       missing=()
       for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
       if ((${#missing[@]})); then

@@ -25,6 +25,7 @@ import { PluginHost } from '../plugins/pluginHost.js';
 import { pinCurrentVersions } from '../plugins/pluginPins.js';
 import { startMcpEndpoints, type McpServing } from '../mcp-server/mcpEndpoints.js';
 import { ToolListWatch } from '../mcp-server/toolListWatch.js';
+import { createPostgisHandlers } from '../postgis/postgisHandlers.js';
 
 const VERSION = '0.1.0';
 
@@ -206,6 +207,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
       openOptions,
       ...(options.switchProject ? { switchProject: options.switchProject } : {}),
     }),
+    // PostgreSQL/PostGIS connections (issue 16): the person's own actions, not asked for.
+    ...createPostgisHandlers({ connections: models.postgis, passwordStore: models.secretsNote }),
     'plugins/list': async () => ({ plugins: plugins.list() }),
     'annotations/list': async () => ({ annotations: store.annotations.list() }),
     // The coordinate readout's CRS definitions (the renderer caches them): GDAL's PROJ database.

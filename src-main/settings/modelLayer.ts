@@ -7,6 +7,7 @@ import { createSettingsStore } from './settingsService.js';
 import { createDisplaySettings, type DisplaySettingsStore } from './displaySettings.js';
 import { createRecentFiles, type RecentFiles } from '../files/recentFiles.js';
 import { createRecentPaths, type RecentPaths } from '../files/recentPaths.js';
+import { createPgConnectionStore, type PgConnectionStore } from '../postgis/pgConnectionStore.js';
 
 /** The key of the recent projects in the app settings; the first is opened at start. */
 export const RECENT_PROJECTS_KEY = 'projects.recent';
@@ -26,6 +27,10 @@ export interface ModelLayer {
   recentFiles: RecentFiles;
   /** The projects opened, newest first (issue #15); the first is the one a start opens. */
   recentProjects: RecentPaths;
+  /** PostgreSQL connections (issue 16): specs in the same app settings file, passwords in the key store. */
+  postgis: PgConnectionStore;
+  /** Where the key store keeps secrets, one sentence for a panel. */
+  secretsNote: string;
   close(): void;
 }
 
@@ -53,6 +58,8 @@ export function createModelLayer(options: ModelLayerOptions): ModelLayer {
     display,
     recentFiles: createRecentFiles(db),
     recentProjects: createRecentPaths(db, RECENT_PROJECTS_KEY, MAX_RECENT_PROJECTS),
+    postgis: createPgConnectionStore(db, secrets),
+    secretsNote: secrets.note,
     handlers: createSettingsHandlers({ store, provider, emit: options.emit, display }),
     close: () => db.close(),
   };

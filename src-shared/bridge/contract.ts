@@ -12,6 +12,7 @@ import { annotationEvents, annotationMethods } from './annotationContract.js';
 import { filesMethods } from './filesContract.js';
 import { crsMethods } from './crsContract.js';
 import { projectEvents, projectMethods } from './projectContract.js';
+import { postgisMethods } from './postgisContract.js';
 import { MapView } from '../domain/mapView.js';
 
 /**
@@ -78,6 +79,7 @@ export const methods = {
   ...filesMethods,
   ...crsMethods,
   ...projectMethods,
+  ...postgisMethods,
 } satisfies Record<MethodName, { params: z.ZodType; result: z.ZodType }>;
 
 export const events = {

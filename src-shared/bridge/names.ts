@@ -36,6 +36,14 @@ const FILES_METHODS = ['files/list', 'files/recent', 'files/choose', 'files/load
 const CRS_METHODS = ['crs/definition'] as const;
 /** Projects: new, open, save as, recent, the saved view, locating missing files (projectContract.ts). */
 const PROJECT_METHODS = ['project/recent', 'project/new', 'project/open', 'project/save-as', 'project/set-view', 'layers/locate'] as const;
+/** PostgreSQL/PostGIS connections: list, save, delete, test, browse (postgisContract.ts). */
+const POSTGIS_METHODS = [
+  'postgis/connections',
+  'postgis/save-connection',
+  'postgis/delete-connection',
+  'postgis/test-connection',
+  'postgis/browse',
+] as const;
 
 export const METHOD_NAMES = [
   ...CORE_METHODS,
@@ -48,6 +56,7 @@ export const METHOD_NAMES = [
   ...FILES_METHODS,
   ...CRS_METHODS,
   ...PROJECT_METHODS,
+  ...POSTGIS_METHODS,
 ] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];
 

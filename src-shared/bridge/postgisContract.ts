@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { PgBrowseResult, PgConnectionDraft, PgConnectionId, PgConnectionListed, PgTestReport } from '../domain/pgConnection.js';
+
+const ById = z.object({ id: PgConnectionId }).strict();
+
+/**
+ * PostgreSQL/PostGIS connections (issue 16). These are the person's own actions in the
+ * interface: saving, testing and browsing a connection is not asked for. A password goes in
+ * (to the SecretStore) and never comes back out; the renderer learns only `hasPassword`.
+ */
+export const postgisMethods = {
+  /** The saved connections and where passwords are kept (the SecretStore's note). */
+  'postgis/connections': {
+    params: z.object({}).strict(),
+    result: z.object({ connections: z.array(PgConnectionListed), passwordStore: z.string() }),
+  },
+  /**
+   * Adds (no id) or replaces a connection. `password`: a string stores it, null removes it,
+   * absent keeps the stored one.
+   */
+  'postgis/save-connection': {
+    params: z.object({ connection: PgConnectionDraft, password: z.string().max(1024).nullable().optional() }).strict(),
+    result: z.object({ connection: PgConnectionListed }),
+  },
+  'postgis/delete-connection': {
+    params: ById,
+    result: z.object({ deleted: z.boolean() }),
+  },
+  /** Connects and reports the server's and PostGIS's versions, or why not. */
+  'postgis/test-connection': {
+    params: ById,
+    result: PgTestReport,
+  },
+  /** Schemas, tables and views with geometry, geography or raster columns. */
+  'postgis/browse': {
+    params: ById,
+    result: PgBrowseResult,
+  },
+};
