@@ -18,6 +18,7 @@ import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
 import { createGdalHandle } from './gdalHandle.js';
 import { createMapHandle } from './mapHandle.js';
 import { createProjectHandle } from './projectHandle.js';
+import { layersChangedPayload } from './projectHandlers.js';
 
 export interface ToolHostDeps {
   store: ProjectStore;
@@ -105,7 +106,7 @@ export function createToolHost(d: ToolHostDeps) {
       send: d.send,
       // Undo and Revert restore the annotations with the layers (snapshotRepo.ts): both are re-sent.
       layersChanged: () => {
-        emit('layers/changed', { layers: store.layers.list() });
+        emit('layers/changed', layersChangedPayload(store));
         emit('annotations/changed', { annotations: store.annotations.list() });
       },
       undoChanged: announceUndo,

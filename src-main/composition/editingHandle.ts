@@ -6,6 +6,7 @@ import type { EditingHandle } from '../../src-shared/tools/handles.js';
 import { nextRevision } from '../store/layerRevision.js';
 import { outputsDirOf, type ProjectStore } from '../store/projectStore.js';
 import { freeOutputPath } from './freeOutputPath.js';
+import { layersChangedPayload } from './projectHandlers.js';
 
 /**
  * The `editing` part of the project handle: working copies live in `<outputs>/edits`, backups
@@ -13,7 +14,7 @@ import { freeOutputPath } from './freeOutputPath.js';
  * the transaction id in the copy's journal.
  */
 export function createEditingHandle(store: ProjectStore, emit: Emit): EditingHandle {
-  const changed = () => emit('layers/changed', { layers: store.layers.list() });
+  const changed = () => emit('layers/changed', layersChangedPayload(store));
   const dir = (name: string) => {
     const d = join(outputsDirOf(store.info.path), name);
     mkdirSync(d, { recursive: true });

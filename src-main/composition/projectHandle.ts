@@ -5,6 +5,7 @@ import { outputsDirOf, type ProjectStore } from '../store/projectStore.js';
 import { createEditingHandle } from './editingHandle.js';
 import { nextRevision } from '../store/layerRevision.js';
 import { freeOutputPath } from './freeOutputPath.js';
+import { layersChangedPayload } from './projectHandlers.js';
 
 /**
  * The `project` handle tools receive: the store's layers and annotations, announcing every
@@ -13,7 +14,7 @@ import { freeOutputPath } from './freeOutputPath.js';
  * its kind unless one is given.
  */
 export function createProjectHandle(store: ProjectStore, emit: Emit): ProjectHandle {
-  const changed = () => emit('layers/changed', { layers: store.layers.list() });
+  const changed = () => emit('layers/changed', layersChangedPayload(store));
   const annotationsChanged = () => emit('annotations/changed', { annotations: store.annotations.list() });
   const announced = <T>(value: T): T => {
     annotationsChanged();

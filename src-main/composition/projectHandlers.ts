@@ -65,6 +65,12 @@ function freeUntitledPath(home: string): string {
   }
 }
 
+/** What `layers/changed` says: the layers, and which of them have lost their file. */
+export function layersChangedPayload(store: ProjectStore) {
+  const layers = store.layers.list();
+  return { layers, missingLayerIds: missingLayerIds(layers) };
+}
+
 /**
  * Layers whose local file is not there (the project moved without it, a file deleted). Network
  * sources and database connections are not checked: being offline is not "missing".

@@ -40,7 +40,7 @@ async function start(home: string) {
     }
     return seen.filter((e) => e.name === 'project/switched').at(-1)!.payload as { path: string; error: string | null };
   }
-  return { session, get, switchBy };
+  return { session, get, switchBy, seen };
 }
 
 function storedSources(projectFile: string): string[] {
@@ -117,6 +117,17 @@ test('save as, move the folder, a missing file located, restart: the project fol
   assert.deepEqual(after.missingLayerIds, []);
   assert.deepEqual(after.layers[0]!.style, before.layers[0]!.style);
   assert.deepEqual(storedSources(movedFile), ['./elsewhere/nc.gpkg']);
+  // The map hears which layers are missing with every layer change: none now; Undo brings the old path back, missing.
+  const lastMissing = () =>
+    (app.seen.filter((e) => e.name === 'layers/changed').at(-1)!.payload as { missingLayerIds?: string[] }).missingLayerIds;
+  assert.deepEqual(lastMissing(), []);
+  const undone = (await app.session.invoke('entries/trigger', { entry: 'commands.undo', params: {} })) as { ok: boolean };
+  assert.ok(undone.ok, JSON.stringify(undone));
+  assert.deepEqual(lastMissing(), [missing.layers[0]!.id]);
+  assert.equal((await app.get()).layers[0]!.source, join(moved, 'data', 'nc.gpkg'));
+  assert.ok(
+    (await app.session.runForPerson('layers.locate', { layer: missing.layers[0]!.id, path: join(moved, 'elsewhere', 'nc.gpkg') })).ok,
+  );
 
   // Recent projects, newest first; a restart opens the last one.
   const recent = (await app.session.invoke('project/recent', {})) as Result<'project/recent'>;

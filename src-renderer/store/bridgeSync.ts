@@ -22,9 +22,10 @@ const eventHandlers: { [E in EventName]: (state: AppState, payload: EventPayload
   'settings/display-changed': (s, display) => s.setDisplaySettings(display),
   'approval/requested': (s, request) => s.enqueueApproval(request),
   'approval/resolved': (s, { approvalId }) => s.resolveApproval(approvalId),
-  'layers/changed': (s, { layers }) => {
+  'layers/changed': (s, { layers, missingLayerIds }) => {
     const wasEmpty = s.layers.length === 0;
     s.setLayers(layers);
+    if (missingLayerIds) s.setMissingLayerIds(missingLayerIds);
     // As in a desktop GIS, the first layer of an empty project sets the view — at once: an
     // animated flight would make the map fetch tiles of every zoom on the way.
     const extent = wasEmpty ? unionExtent(layers) : null;

@@ -88,7 +88,8 @@ export const events = {
   'assistant/delta': z.object({ messageId: z.string(), delta: z.string() }),
   'approval/requested': ApprovalRequest,
   'approval/resolved': z.object({ approvalId: z.string(), decision: z.enum(['approve', 'reject']) }),
-  'layers/changed': z.object({ layers: z.array(Layer) }),
+  /** `missingLayerIds`: layers whose local file is not there (shown with "Locate…"). */
+  'layers/changed': z.object({ layers: z.array(Layer), missingLayerIds: z.array(z.string()).optional() }),
   'map/fit-requested': z.object({ bbox: BBox }),
   ...settingsEvents,
   ...conversationEvents,

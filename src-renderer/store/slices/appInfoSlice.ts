@@ -28,6 +28,7 @@ export interface AppInfoSlice {
   projectSwitched(change: ProjectSwitch): void;
   /** A missing layer's file was located. */
   markLocated(layerId: string): void;
+  setMissingLayerIds(ids: readonly string[]): void;
   setLoadError(message: string | null): void;
 }
 
@@ -59,6 +60,7 @@ export const createAppInfoSlice: SliceCreator<AppInfoSlice> = (set) => ({
     ),
   setConnection: (connection) => set({ connection }, false, 'app/setConnection'),
   projectSwitched: (projectSwitch) => set({ projectSwitch }, false, 'project/switched'),
+  setMissingLayerIds: (missingLayerIds) => set({ missingLayerIds }, false, 'project/setMissing'),
   markLocated: (layerId) =>
     set((s) => ({ missingLayerIds: s.missingLayerIds.filter((id) => id !== layerId) }), false, 'project/markLocated'),
   setLoadError: (loadError) => set({ loadError }, false, 'app/setLoadError'),
