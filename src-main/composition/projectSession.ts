@@ -21,7 +21,8 @@ type SessionOptions = Omit<ServicesOptions, 'projectPath' | 'switchProject'>;
  */
 export async function createProjectSession(options: SessionOptions): Promise<Services & { mcp: McpServing }> {
   const build = (projectPath: string) => createServices({ ...options, projectPath, switchProject });
-  let current = await build(await startingProject(options));
+  let currentPath = await startingProject(options);
+  let current = await build(currentPath);
   let switching: Promise<void> | null = null;
   let closed = false;
   // Each window's push channel, with its unsubscribe from the current services.
@@ -32,6 +33,8 @@ export async function createProjectSession(options: SessionOptions): Promise<Ser
     // After the call that asked has answered: the services answering it are the ones closed here.
     switching = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => replace(path))
+      // Neither project could be opened again: the calls that follow say so themselves.
+      .catch((err: unknown) => console.error('[project] switching failed:', err))
       .finally(() => {
         switching = null;
       });
@@ -39,10 +42,12 @@ export async function createProjectSession(options: SessionOptions): Promise<Ser
 
   async function replace(path: string): Promise<void> {
     const told = [...windows.keys()];
-    const previous = await detach();
+    const previous = currentPath;
+    await detach();
     let error: string | null = null;
     try {
       current = await build(path);
+      currentPath = path;
     } catch (err) {
       error = `${path} could not be opened: ${err instanceof Error ? err.message : String(err)}`;
       current = await build(previous);
@@ -51,15 +56,13 @@ export async function createProjectSession(options: SessionOptions): Promise<Ser
     for (const emit of told) emit('project/switched', { path: error ? previous : path, error });
   }
 
-  /** Closes the current services; returns the project they had open. */
-  async function detach(): Promise<string> {
-    const path = ((await current.invoke('project/get', {})) as { project: { path: string } }).project.path;
+  /** Closes the current services, the windows kept aside until the next ones are up. */
+  async function detach(): Promise<void> {
     for (const [emit, unsubscribe] of windows) {
       unsubscribe();
       windows.set(emit, () => undefined);
     }
     await current.close();
-    return path;
   }
 
   const ready = async () => {
