@@ -48,7 +48,8 @@ export function createProjectHandlers(d: ProjectHandlerDeps): ProjectMethods {
       await saveProjectAs(d.store, path, d.openOptions);
       return switchTo(path);
     },
-    'project/set-view': async ({ view }) => {
+    'project/set-view': async ({ view, projectId }) => {
+      if (projectId !== undefined && projectId !== d.store.info.id) return { saved: false };
       d.store.setView(view);
       return { saved: true };
     },

@@ -66,6 +66,11 @@ test('save as, move the folder, a missing file located, restart: the project fol
   assert.ok(styled.ok, JSON.stringify(styled));
   const view = { center: [-79.5, 35.4] as [number, number], zoom: 7.25, bearing: 12, pitch: 30 };
   await app.session.invoke('project/set-view', { view });
+  // A view sent for another project (a window still showing it while main switches) is not written here.
+  const elsewhere = (await app.session.invoke('project/set-view', { view: { ...view, zoom: 3 }, projectId: 'another' })) as {
+    saved: boolean;
+  };
+  assert.equal(elsewhere.saved, false);
   const before = await app.get();
   assert.equal(before.project.path, join(home, 'projects', 'untitled.mapwright'));
 

@@ -2,6 +2,7 @@ import type { Map as MapLibreMap } from 'maplibre-gl';
 import { useEffect } from 'react';
 import type { MapView } from '../../src-shared/domain/mapView.js';
 import { useBridge } from '../bridge/BridgeContext.js';
+import { appStore } from '../store/appStore.js';
 
 /** Long enough that a pan is one write, short enough that a window closed soon after keeps it. */
 const SAVE_AFTER_MS = 400;
@@ -29,7 +30,9 @@ export function useSavedView(map: MapLibreMap | null): void {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const save = () => {
       clearTimeout(timer);
-      timer = setTimeout(() => void bridge.call('project/set-view', { view: viewOf(map) }).catch(() => undefined), SAVE_AFTER_MS);
+      const projectId = appStore.getState().project?.id;
+      const params = { view: viewOf(map), ...(projectId ? { projectId } : {}) };
+      timer = setTimeout(() => void bridge.call('project/set-view', params).catch(() => undefined), SAVE_AFTER_MS);
     };
     map.on('moveend', save);
     return () => {

@@ -40,9 +40,12 @@ export const projectMethods = {
     params: z.object({ path: ProjectPath }).strict(),
     result: z.object({ path: z.string() }),
   },
-  /** Where the map is: saved with the project as the person moves it. */
+  /**
+   * Where the map is: saved with the project as the person moves it. `projectId` is the project
+   * the window shows: a view sent while main switches project is not written into the next one.
+   */
   'project/set-view': {
-    params: z.object({ view: MapView }).strict(),
+    params: z.object({ view: MapView, projectId: z.string().max(100).optional() }).strict(),
     result: z.object({ saved: z.boolean() }),
   },
   /** "Locate…" with a file the folder browser listed: `layers.locate` as the person, without asking. */
