@@ -4,9 +4,8 @@ import type { Result } from '../../src-shared/bridge/contract.js';
 import { useBridge } from '../bridge/BridgeContext.js';
 import { useFolderListing } from '../files/useFolderListing.js';
 import { useLoadFile } from '../files/useLoadFile.js';
-import { FileKindIcon } from './FileKindIcon.js';
 import { FolderBrowser, type FolderEntry } from './FolderBrowser.js';
-import { PathDialog } from './PathDialog.js';
+import { PathDialog, RecentEntries } from './PathDialog.js';
 
 type RecentFile = Result<'files/recent'>['files'][number];
 
@@ -94,29 +93,18 @@ export function AddDataDialog({ onClose }: { onClose(): void }) {
         onPick={pick}
         onLoad={(entry) => entry.token && void run(() => load.byToken(entry.token!))}
       />
-      {recent.length > 0 && (
-        <section className="add-data__recent">
-          <h4>{t('recentFiles')}</h4>
-          <ul data-testid="add-data-recent">
-            {recent.map((f) => (
-              <li key={f.path}>
-                <button
-                  type="button"
-                  className="add-data__entry"
-                  data-testid="add-data-recent-item"
-                  data-path={f.path}
-                  title={f.path}
-                  disabled={busy}
-                  onClick={() => void run(() => load.byToken(f.token))}
-                >
-                  <FileKindIcon kind="recent" />
-                  <span className="add-data__name">{f.name}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <RecentEntries
+        heading={t('recentFiles')}
+        listTestId="add-data-recent"
+        itemTestId="add-data-recent-item"
+        entries={recent.map((f) => ({
+          path: f.path,
+          name: f.name,
+          title: f.path,
+          disabled: busy,
+          onPick: () => void run(() => load.byToken(f.token)),
+        }))}
+      />
     </PathDialog>
   );
 }

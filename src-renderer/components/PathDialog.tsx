@@ -1,5 +1,6 @@
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FileKindIcon } from './FileKindIcon.js';
 import './AddDataDialog.css';
 
 /** The test ids of one dialog's parts (a public contract: README "Public test contract"). */
@@ -70,5 +71,42 @@ export function PathDialog(props: {
       )}
       {props.children}
     </div>
+  );
+}
+
+/** One entry of a path dialog's recent list. */
+export interface RecentEntry {
+  path: string;
+  name: string;
+  title: string;
+  disabled: boolean;
+  onPick(): void;
+}
+
+/** The recent files or projects under a path dialog's browser; nothing when there are none. */
+export function RecentEntries(props: { heading: string; listTestId?: string; itemTestId: string; entries: readonly RecentEntry[] }) {
+  if (props.entries.length === 0) return null;
+  return (
+    <section className="add-data__recent">
+      <h4>{props.heading}</h4>
+      <ul data-testid={props.listTestId}>
+        {props.entries.map((e) => (
+          <li key={e.path}>
+            <button
+              type="button"
+              className="add-data__entry"
+              data-testid={props.itemTestId}
+              data-path={e.path}
+              title={e.title}
+              disabled={e.disabled}
+              onClick={e.onPick}
+            >
+              <FileKindIcon kind="recent" />
+              <span className="add-data__name">{e.name}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

@@ -3,9 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { Result } from '../../src-shared/bridge/contract.js';
 import { useBridge } from '../bridge/BridgeContext.js';
 import { useFolderListing } from '../files/useFolderListing.js';
-import { FileKindIcon } from './FileKindIcon.js';
 import { FolderBrowser, type FolderEntry } from './FolderBrowser.js';
-import { PathDialog } from './PathDialog.js';
+import { PathDialog, RecentEntries } from './PathDialog.js';
 
 type RecentProject = Result<'project/recent'>['projects'][number];
 export type ProjectDialogMode = 'open' | 'save-as';
@@ -100,29 +99,17 @@ export function ProjectDialog({ mode, currentName, onClose }: { mode: ProjectDia
         onPick={pick}
         onLoad={(entry) => mode === 'open' && listing && void go(`${listing.dir}/${entry.name}`)}
       />
-      {recent.length > 0 && (
-        <section className="add-data__recent">
-          <h4>{t('recent')}</h4>
-          <ul>
-            {recent.map((p) => (
-              <li key={p.path}>
-                <button
-                  type="button"
-                  className="add-data__entry"
-                  data-testid="project-recent-item"
-                  data-path={p.path}
-                  title={p.exists ? p.path : `${p.path} — ${t('recentGone')}`}
-                  disabled={busy || !p.exists}
-                  onClick={() => void go(p.path)}
-                >
-                  <FileKindIcon kind="recent" />
-                  <span className="add-data__name">{p.name}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <RecentEntries
+        heading={t('recent')}
+        itemTestId="project-recent-item"
+        entries={recent.map((p) => ({
+          path: p.path,
+          name: p.name,
+          title: p.exists ? p.path : `${p.path} — ${t('recentGone')}`,
+          disabled: busy || !p.exists,
+          onPick: () => void go(p.path),
+        }))}
+      />
     </PathDialog>
   );
 }
