@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { MethodHandlers } from '../../src-shared/bridge/contract.js';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import { classifySource } from '../../src-shared/security/sourceClass.js';
 import type { RecentPaths } from '../files/recentPaths.js';
-import { checkProjectFile, projectName } from '../store/projectFile.js';
+import { checkProjectFile, checkProjectPath, projectName } from '../store/projectFile.js';
 import { defaultProjectPath, type ProjectStore } from '../store/projectStore.js';
 import type { OpenOptions } from '../store/openProjectDb.js';
 import { saveProjectAs } from '../store/saveProjectAs.js';
@@ -25,9 +25,12 @@ type ProjectMethods = Pick<MethodHandlers, 'project/recent' | 'project/new' | 'p
 
 /** The bridge side of projects (issue #15): new, open, save as, recent, the map view. */
 export function createProjectHandlers(d: ProjectHandlerDeps): ProjectMethods {
-  const switchTo = (path: string) => {
+  const switcher = () => {
     if (!d.switchProject) throw new Error('This host cannot switch projects.');
-    d.switchProject(path);
+    return d.switchProject;
+  };
+  const switchTo = (path: string) => {
+    switcher()(path);
     return { path };
   };
   return {
@@ -40,13 +43,21 @@ export function createProjectHandlers(d: ProjectHandlerDeps): ProjectMethods {
       })),
     }),
     'project/new': async () => switchTo(freeUntitledPath(d.home)),
+    // Paths are normalised (`/a/./b/../c.mapwright`), so the recent list names each project once.
     'project/open': async ({ path }) => {
-      await checkProjectFile(path, d.openOptions);
-      return switchTo(path);
+      checkProjectPath(path);
+      const file = resolve(path);
+      await checkProjectFile(file, d.openOptions);
+      return switchTo(file);
     },
     'project/save-as': async ({ path }) => {
-      await saveProjectAs(d.store, path, d.openOptions);
-      return switchTo(path);
+      checkProjectPath(path);
+      const file = resolve(path);
+      // Before the copy: a host that cannot switch must not leave a copy behind.
+      const to = switcher();
+      await saveProjectAs(d.store, file, d.openOptions);
+      to(file);
+      return { path: file };
     },
     'project/set-view': async ({ view, projectId }) => {
       if (projectId !== undefined && projectId !== d.store.info.id) return { saved: false };
