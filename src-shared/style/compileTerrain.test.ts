@@ -55,7 +55,11 @@ describe('compileTerrain: a DEM layer’s terrain', () => {
     const flat = compileLayerStyle(dem('E1', grey), urls).source;
     const raised = dem('E1', { ...grey, terrain });
     assert.deepEqual(compileLayerStyle(raised, urls).source, flat);
-    assert.deepEqual(legendFor(raised).entries.at(-1), { kind: 'note', text: '3D terrain, heights × 2' });
+    assert.deepEqual(legendFor(raised).entries.at(-1), {
+      kind: 'note',
+      text: '3D terrain, heights × 2',
+      message: { key: 'terrain', exaggeration: '2' },
+    });
   });
 });
 
@@ -84,7 +88,7 @@ describe('extrude style', () => {
     const legend = legendFor(testLayer({ name: 'nc', style }));
     assert.deepEqual(legend.entries, [
       { kind: 'swatches', title: null, symbol: 'fill', items: [{ colour: '#3366cc', stroke: '#222222', label: 'nc' }] },
-      { kind: 'note', text: '3D: height = BIR74 × 2 m' },
+      { kind: 'note', text: '3D: height = BIR74 × 2 m', message: { key: 'extrude', field: 'BIR74', scale: '2' } },
     ]);
   });
 });
