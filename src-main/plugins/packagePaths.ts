@@ -1,5 +1,6 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { isInside } from '../paths/isInside.js';
 import { formatPath } from '../../src-shared/plugins/manifestProblems.js';
 import { executorPackageFiles, executorSystemPrograms, packagePathProblem } from '../../src-shared/plugins/pluginExecutor.js';
 import type { PluginManifest } from '../../src-shared/plugins/pluginManifest.js';
@@ -33,11 +34,6 @@ export function packageFileProblem(dir: string, rel: string): string | null {
     return `'${rel}' cannot be read`;
   }
   return null;
-}
-
-export function isInside(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isInside } from '../paths/isInside.js';
 
 /**
  * How a project file stores the paths of its sources (issue #15): a file at or below the
@@ -23,10 +24,8 @@ const RELATIVE = './';
 export function projectRelativePaths(dir: string): SourcePaths {
   const base = resolve(dir);
   function relativize(path: string): string | null {
-    if (!isAbsolute(path)) return null;
-    const rel = relative(base, path);
-    if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) return null;
-    return RELATIVE + rel.split(sep).join('/');
+    if (!isAbsolute(path) || !isInside(base, path)) return null;
+    return RELATIVE + relative(base, path).split(sep).join('/');
   }
   return {
     dir: base,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, rm } from 'node:fs/promises';
-import { dirname, relative, resolve, sep, isAbsolute } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
+import { isInside } from '../paths/isInside.js';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import { mapLayerPaths } from './layerRepo.js';
 import { openProjectDb, type OpenOptions } from './openProjectDb.js';
@@ -80,6 +81,5 @@ function rebaseProjectFile(file: string, fromDir: string, move: (abs: string) =>
 }
 
 function within(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && !rel.startsWith(sep));
+  return path === dir || isInside(dir, path);
 }

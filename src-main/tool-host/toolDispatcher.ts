@@ -238,11 +238,12 @@ export class ToolDispatcher {
     // …and again after it when it changed them, since what it returns is what runs.
     const assessed = args === parsed ? early : assessCall(def, args, this.hooks.privatePaths);
     if (!assessed.ok) return this.end(req, tool, args, REFUSED_BY_POLICY, assessed.error);
+    const summary = safeSummary(tool, args);
     return {
       tool,
       args,
       caps: assessed.caps,
-      summary: this.hooks.readableSummary?.(safeSummary(tool, args)) ?? safeSummary(tool, args),
+      summary: this.hooks.readableSummary?.(summary) ?? summary,
       safety,
       ...(preview ? { preview } : {}),
       ...(sample ? { sample } : {}),

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import { useEntryTrigger } from '../bridge/useEntryTrigger.js';
@@ -83,19 +83,28 @@ function StylePanelBody({ layer }: { layer: Layer }) {
     </header>
   );
 
+  // The whole panel: its frame and header around what the layer's kind offers.
+  const panel = (body: ReactNode) => (
+    <aside
+      className="style-panel"
+      data-testid="style-panel"
+      data-layer-name={layer.name}
+      aria-label={t('panelLabel', { name: layer.name })}
+    >
+      {header}
+      {body}
+    </aside>
+  );
+  // The controls that run an entry and need no answer (opacity, terrain).
+  const runQuietly = async (entry: string, params: Record<string, unknown>) => void (await run(entry, params));
+
   if (layer.kind !== 'vector') {
-    return (
-      <aside
-        className="style-panel"
-        data-testid="style-panel"
-        data-layer-name={layer.name}
-        aria-label={t('panelLabel', { name: layer.name })}
-      >
-        {header}
+    return panel(
+      <>
         <p className="style-panel__note">{layer.kind === 'raster' ? t('rasterNote') : t('tableNote')}</p>
-        {layer.kind === 'raster' && <StyleOpacity layer={layer} run={async (e, p) => void (await run(e, p))} />}
-        {layer.kind === 'raster' && <TerrainToggle layer={layer} run={async (e, p) => void (await run(e, p))} />}
-      </aside>
+        {layer.kind === 'raster' && <StyleOpacity layer={layer} run={runQuietly} />}
+        {layer.kind === 'raster' && <TerrainToggle layer={layer} run={runQuietly} />}
+      </>,
     );
   }
 
@@ -108,14 +117,8 @@ function StylePanelBody({ layer }: { layer: Layer }) {
   };
   const styleTypeLabel = (type: string) => assistantKinds[type] ?? type;
   const labelTemplate = 'labels' in layer.style ? layer.style.labels?.text : undefined;
-  return (
-    <aside
-      className="style-panel"
-      data-testid="style-panel"
-      data-layer-name={layer.name}
-      aria-label={t('panelLabel', { name: layer.name })}
-    >
-      {header}
+  return panel(
+    <>
       <form
         className="style-panel__form"
         onSubmit={(e) => {
@@ -157,8 +160,8 @@ function StylePanelBody({ layer }: { layer: Layer }) {
         )}
       </form>
       <div className="style-panel__section">
-        <StyleOpacity layer={layer} run={async (e, p) => void (await run(e, p))} />
+        <StyleOpacity layer={layer} run={runQuietly} />
       </div>
-    </aside>
+    </>,
   );
 }
