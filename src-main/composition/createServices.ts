@@ -208,7 +208,11 @@ export async function createServices(options: ServicesOptions): Promise<Services
       ...(options.switchProject ? { switchProject: options.switchProject } : {}),
     }),
     // PostgreSQL/PostGIS connections (issue 16): the person's own actions, not asked for.
-    ...createPostgisHandlers({ connections: models.postgis, passwordStore: models.secretsNote }),
+    ...createPostgisHandlers({
+      connections: models.postgis,
+      passwordStore: models.secretsNote,
+      runForPerson: (entry, params) => tools.runForPerson(entry, params),
+    }),
     'plugins/list': async () => ({ plugins: plugins.list() }),
     'annotations/list': async () => ({ annotations: store.annotations.list() }),
     // The coordinate readout's CRS definitions (the renderer caches them): GDAL's PROJ database.

@@ -237,7 +237,7 @@ async function refuseUnsandboxedReach(tool: PluginToolManifest, args: Record<str
   for (const [param, value] of Object.entries(args)) {
     if (typeof value !== 'string') continue;
     const source = classifySource(value);
-    if (source.kind === 'network' && !tool.network) {
+    if ((source.kind === 'network' || source.kind === 'database') && !tool.network) {
       throw new ToolFailure(
         'not_allowed',
         `params.${param}: ${value} reaches the network, and this plugin's commands run unsandboxed here.`,

@@ -22,7 +22,7 @@ function open() {
   let n = 0;
   return { home, db, secrets, store: createPgConnectionStore(db, secrets, () => `pg-${++n}`) };
 }
-const draft = { name: 'Local', host: 'localhost', port: 5432, database: 'gis', user: 'me', sslmode: 'prefer' as const };
+const draft = { name: 'Local', host: 'localhost', port: 5432, database: 'gis', user: 'me', sslmode: 'prefer' as const, outputSchema: null };
 const PASSWORD = 'pa55-Only-In-The-Secret-Store';
 
 /** Every file under a folder but the secret store's, to look for a secret where it must not be. */

@@ -29,7 +29,7 @@ const spec = (port: number): PgConnectionSpec => ({
   port,
   database: 'd',
   user: 'u',
-  sslmode: 'disable',
+  sslmode: 'disable', outputSchema: null,
 });
 
 describe('PostgreSQL failures without a server', () => {

@@ -62,6 +62,7 @@ const specOf = (c: PgTestCluster, over: Partial<PgConnectionSpec> = {}): PgConne
   database: c.database,
   user: c.user,
   sslmode: 'prefer',
+  outputSchema: null,
   ...over,
 });
 

@@ -1,18 +1,28 @@
 import type { MethodHandlers } from '../../src-shared/bridge/contract.js';
 import type { PgFailure } from '../../src-shared/domain/pgConnection.js';
+import { pgTableSublayer, postgisSource } from '../../src-shared/domain/pgSource.js';
+import { formatSource } from '../../src-shared/domain/source.js';
+import { toolError, type ToolResult } from '../../src-shared/tools/toolResult.js';
 import { browsePg } from './pgBrowse.js';
 import type { PgClientOptions } from './pgClient.js';
 import type { PgConnectionStore } from './pgConnectionStore.js';
 import { testPgConnection } from './pgTestConnection.js';
 
 type PostgisMethod =
-  'postgis/connections' | 'postgis/save-connection' | 'postgis/delete-connection' | 'postgis/test-connection' | 'postgis/browse';
+  | 'postgis/connections'
+  | 'postgis/save-connection'
+  | 'postgis/delete-connection'
+  | 'postgis/test-connection'
+  | 'postgis/browse'
+  | 'postgis/load';
 
 export interface PostgisHandlerDeps {
   connections: PgConnectionStore;
   /** The SecretStore's one-sentence note (where passwords are kept), for the panel. */
   passwordStore: string;
   client?: PgClientOptions;
+  /** Runs a tool for the person (trusted: no dialog), as `files/load` does. */
+  runForPerson(toolId: string, args: Record<string, unknown>): Promise<ToolResult>;
 }
 
 const unknown = (id: string): PgFailure => ({ ok: false, code: 'unknown_connection', reason: `There is no saved connection '${id}'.` });
@@ -41,6 +51,10 @@ export function createPostgisHandlers(deps: PostgisHandlerDeps): Pick<MethodHand
     'postgis/browse': async ({ id }) => {
       const spec = connections.get(id);
       return spec ? browsePg(spec, connections.password(id), deps.client) : unknown(id);
+    },
+    'postgis/load': async ({ id, schema, table }) => {
+      if (!connections.get(id)) return toolError('invalid_params', unknown(id).reason, false);
+      return deps.runForPerson('layers.load', { path: formatSource({ path: postgisSource(id), sublayer: pgTableSublayer({ schema, table }) }) });
     },
   };
 }

@@ -5,11 +5,17 @@ import { datasetReferences, sqlInDatasetProblem } from './datasetReferences.js';
 export interface PrivatePathCheck {
   isPrivate(path: string): boolean;
   mentionedIn(text: string): boolean;
+  /**
+   * The origin (`postgres://host:port/database`) of a saved PostGIS connection, null when
+   * there is none by that id. Without it no `postgis://` source is accepted.
+   */
+  databaseOrigin?(connectionId: string): string | null;
 }
 
 /**
  * What opening a source would reach, with everything a local dataset file names inside
- * itself: `origins` are the http(s) origins it would connect to. A refusal says why:
+ * itself: `origins` are the http(s) origins it would connect to, and the servers of the
+ * PostGIS connections it names (`postgres://host:port/database`). A refusal says why:
  * - `refused`: a form no tool accepts (inline data, a relative path, GDAL's memory files);
  * - `private`: the app's own files;
  * - `unapprovable`: a network source the egress gate cannot let through (database
@@ -37,6 +43,18 @@ function walk(source: string, named: string, depth: number, privatePaths: Privat
   const via = source === named ? '' : ` (named inside '${clip(named)}')`;
   const c = classifySource(source);
   if (c.kind === 'refused') return { ok: false, kind: 'refused', message: `cannot open '${clip(source)}'${via}: ${c.reason}` };
+  if (c.kind === 'database') {
+    const origin = privatePaths.databaseOrigin?.(c.connectionId) ?? null;
+    if (origin === null) {
+      return {
+        ok: false,
+        kind: 'refused',
+        message: `cannot open '${clip(source)}'${via}: there is no saved PostGIS connection '${c.connectionId}' (the person adds connections in the PostGIS panel)`,
+      };
+    }
+    origins.add(origin);
+    return null;
+  }
   if (c.kind === 'network') {
     if (c.origin && /^https?:/.test(c.origin)) {
       origins.add(c.origin);

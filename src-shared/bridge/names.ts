@@ -36,13 +36,14 @@ const FILES_METHODS = ['files/list', 'files/recent', 'files/choose', 'files/load
 const CRS_METHODS = ['crs/definition'] as const;
 /** Projects: new, open, save as, recent, the saved view, locating missing files (projectContract.ts). */
 const PROJECT_METHODS = ['project/recent', 'project/new', 'project/open', 'project/save-as', 'project/set-view', 'layers/locate'] as const;
-/** PostgreSQL/PostGIS connections: list, save, delete, test, browse (postgisContract.ts). */
+/** PostgreSQL/PostGIS connections: list, save, delete, test, browse, load a table (postgisContract.ts). */
 const POSTGIS_METHODS = [
   'postgis/connections',
   'postgis/save-connection',
   'postgis/delete-connection',
   'postgis/test-connection',
   'postgis/browse',
+  'postgis/load',
 ] as const;
 
 export const METHOD_NAMES = [

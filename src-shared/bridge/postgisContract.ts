@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ToolResult } from '../tools/toolResult.js';
 import { PgBrowseResult, PgConnectionDraft, PgConnectionId, PgConnectionListed, PgTestReport } from '../domain/pgConnection.js';
 
 const ById = z.object({ id: PgConnectionId }).strict();
@@ -35,5 +36,15 @@ export const postgisMethods = {
   'postgis/browse': {
     params: ById,
     result: PgBrowseResult,
+  },
+  /**
+   * Loads a table or view of a connection as a layer (`layers.load` on
+   * `postgis://<id>|layername=<schema>.<table>`, run for the person: the browse list is their
+   * choice). A large table is drawn from vector tiles the server makes. Using the connection
+   * from here remembers its server as an approved origin of the open project.
+   */
+  'postgis/load': {
+    params: z.object({ id: PgConnectionId, schema: z.string().min(1).max(63), table: z.string().min(1).max(63) }).strict(),
+    result: ToolResult,
   },
 };

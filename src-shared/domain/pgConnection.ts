@@ -37,6 +37,11 @@ export const PgConnectionSpec = z
     database: z.string().min(1).max(63).refine(noControl, 'no control characters'),
     user: z.string().min(1).max(63).refine(noControl, 'no control characters'),
     sslmode: PgSslMode.default('prefer'),
+    /**
+     * The schema the person picked for results computed on this server (push-down, exports);
+     * null: results come back as local layers and nothing is written to the server.
+     */
+    outputSchema: z.string().min(1).max(63).refine(noControl, 'no control characters').nullable().default(null),
   })
   .strict();
 export type PgConnectionSpec = z.infer<typeof PgConnectionSpec>;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { PgConnectionId } from '../domain/pgConnection.js';
+import { postgisSource } from '../domain/pgSource.js';
 
 /**
  * What a tool parameter hands to GDAL, declared on the parameter itself so the dispatcher —
@@ -6,15 +8,21 @@ import { z } from 'zod';
  * - `source`: a path or connection string GDAL opens (classified by `classifySource`);
  * - `sql`: SQL text or an expression (checked against the SQL allow-list by the tool's
  *   `prepare` and again in the worker).
+ * - `database`: a saved PostGIS connection's id (issue 16), judged as the source `postgis://<id>`.
  * A call from the GUI carrying either goes through approval like the model's.
  */
-export type ParamCapability = 'source' | 'sql';
+export type ParamCapability = 'source' | 'sql' | 'database';
 
 export const paramCapabilities = z.registry<{ capability: ParamCapability }>();
 
 /** A string parameter naming a file, folder or connection GDAL will open. */
 export function sourceParam(description: string) {
   return z.string().min(1).max(4096).describe(description).register(paramCapabilities, { capability: 'source' });
+}
+
+/** A parameter naming a saved PostGIS connection by id: never a host or a connection string. */
+export function databaseParam(description: string) {
+  return PgConnectionId.describe(description).register(paramCapabilities, { capability: 'database' });
 }
 
 /** Marks a string schema as SQL or an expression (`where`, `sql`). */
@@ -45,7 +53,8 @@ function collect(schema: z.ZodType, value: unknown, out: CapabilityValues): void
   if (value === undefined || value === null) return;
   const meta = paramCapabilities.get(schema);
   if (meta && typeof value === 'string') {
-    (meta.capability === 'source' ? out.sources : out.sql).push(value);
+    if (meta.capability === 'sql') out.sql.push(value);
+    else out.sources.push(meta.capability === 'database' ? postgisSource(value) : value);
     return;
   }
   if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) {

@@ -1,3 +1,4 @@
+import { postgisConnectionOf } from '../domain/pgSource.js';
 import { parseSource } from '../domain/source.js';
 
 /**
@@ -12,6 +13,8 @@ import { parseSource } from '../domain/source.js';
  * - `network`: anything GDAL would fetch or connect to. `origin` is `scheme://host:port` when
  *   the string names one (what the egress gate lets through once approved); connection
  *   strings of database drivers have none and are refused by the gate's driver list.
+ * - `database`: a saved PostGIS connection named by id (`postgis://<id>`, issue 16); main
+ *   resolves the id to its server, which is the origin the person approves.
  * - `refused`: forms no tool accepts (inline datasets, GDAL's memory and stdio files,
  *   relative paths); `reason` says why in words the model can act on.
  */
@@ -19,6 +22,7 @@ export type SourceClass =
   | { kind: 'local'; path: string }
   | { kind: 'archive'; path: string }
   | { kind: 'network'; origin: string | null; target: string }
+  | { kind: 'database'; connectionId: string }
   | { kind: 'refused'; reason: string };
 
 /** GDAL virtual file systems that fetch over the network (curl, cloud object stores, HDFS). */
@@ -68,6 +72,10 @@ export function classifySource(source: string): SourceClass {
   if (wrapper) return classifyWrapped(text, wrapper[0]);
   if (/^\/vsi[a-z0-9_?]*\//i.test(text)) return { kind: 'refused', reason: `the GDAL file system ${text.split('/')[1]} is not supported` };
 
+  const connectionId = postgisConnectionOf(text);
+  if (connectionId === false)
+    return { kind: 'refused', reason: 'a PostGIS source is postgis://<connection id> (lower-case letters, digits, _ and -)' };
+  if (connectionId !== null) return { kind: 'database', connectionId };
   const scheme = URL_SCHEME.exec(text);
   if (scheme) {
     if (scheme[1]!.toLowerCase() === 'file')
@@ -104,6 +112,7 @@ function classifyWrapped(text: string, prefix: string): SourceClass {
   const inner = classifySource(rest);
   if (inner.kind === 'network') return network(text, inner.target);
   if (inner.kind === 'refused') return inner;
+  if (inner.kind === 'database') return { kind: 'refused', reason: 'a PostGIS connection cannot be inside an archive path' };
   return { kind: 'archive', path: inner.path };
 }
 
