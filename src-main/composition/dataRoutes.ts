@@ -6,6 +6,8 @@ import type { EgressGate } from '../net/egressGate.js';
 import type { ProjectStore } from '../store/projectStore.js';
 import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
 import { layerSource } from '../../src-shared/domain/source.js';
+import { postgisConnectionOf } from '../../src-shared/domain/pgSource.js';
+import type { PgTileService } from '../postgis/pgTileService.js';
 import { layerReader } from './layerReads.js';
 import { demTileResponse } from './demTileRoute.js';
 import { rasterTileResponse } from './rasterTileRoute.js';
@@ -49,6 +51,8 @@ export function createDataRoutes(
   tiles: TileCache | null = null,
   /** The online basemap's tiles (src-main/web/mapSourceBasemap.ts), answered only while its setting is on. */
   onlineBasemap: ((z: number, x: number, y: number) => Promise<DataResponse>) | null = null,
+  /** Vector tiles of PostGIS layers, made by their server (issue 16); none: such layers get no tiles. */
+  serverTiles: Pick<PgTileService, 'tileResponse'> | null = null,
 ) {
   const assetsRoot = resolve(assetsDir);
   // A network layer's own origin is open while it is read (layerReads.ts).
@@ -86,6 +90,7 @@ export function createDataRoutes(
         const source = layerSource(layer);
         const [z, x, y] = [+m[2]!, +m[3]!, +m[4]!];
         const fields = tileFields(layer.style);
+        if (postgisConnectionOf(layer.source)) return serverTiles ? await serverTiles.tileResponse(layer, fields, z, x, y) : notFound(path);
         const render = () => displaying(layer, () => worker.call('display.vector_tile', { source, z, x, y, fields }));
         const revision = layer.editing?.revision ?? layer.dataRevision ?? null;
         return await vectorTileResponse({ source: layer.source, revision, fields, z, x, y }, request, tiles, render);

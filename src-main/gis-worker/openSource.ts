@@ -1,6 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Dataset, Layer } from 'gdal-async';
+import { parsePgTable, postgisConnectionOf } from '../../src-shared/domain/pgSource.js';
 import { parseSource } from '../../src-shared/domain/source.js';
+import { pgOpenString, scrubDatabaseSecrets } from './databases.js';
 import { BadInputError, gdalReason } from './errors.js';
 import { gdal } from './gdal.js';
 import { resolveDelimitedSource } from './inspect/tableSource.js';
@@ -45,6 +47,8 @@ const DELIMITED = /\.(csv|tsv)$/i;
 export async function openSource(source: string): Promise<OpenedSource> {
   const { path, sublayer } = parseSource(guardSource(source));
   if (!path) throw new BadInputError('No file path given');
+  const connectionId = postgisConnectionOf(path);
+  if (connectionId) return openPostgisTable(connectionId, path, sublayer);
   const size = await checkFile(path);
   const delimitedText = DELIMITED.test(path);
 
@@ -89,6 +93,34 @@ function selectLayer(ds: Dataset, path: string, sublayer: string | null, delimit
   const tables = rasterTables(ds);
   if (tables.length > 0) return openRasterTable(ds, path, tables[0]!);
   throw new BadInputError(`${path} holds neither vector layers nor raster bands`);
+}
+
+/**
+ * A table or view of a saved PostGIS connection (issue 16) through GDAL's PostgreSQL driver
+ * (only that driver: the PostGIS Raster driver also claims `PG:` strings). The layer is
+ * looked up as `schema.table`, which GDAL resolves whether or not it listed it.
+ */
+async function openPostgisTable(connectionId: string, path: string, sublayer: string | null): Promise<OpenedVector> {
+  const table = sublayer === null ? null : parsePgTable(sublayer);
+  if (!table) throw new BadInputError(`A PostGIS source names its table: ${path}|layername=<schema>.<table>`);
+  const shown = `${path}|layername=${sublayer}`;
+  let ds: Dataset;
+  try {
+    ds = await gdal.openAsync(pgOpenString(connectionId, table), 'r', ['PostgreSQL']);
+  } catch (err) {
+    throw new BadInputError(`Cannot open ${shown}: ${scrubDatabaseSecrets(gdalReason(err, shown) || 'the server refused the connection')}`);
+  }
+  let layer: Layer | null = null;
+  try {
+    layer = ds.layers.get(`${table.schema}.${table.table}`);
+  } catch {
+    layer = null;
+  }
+  if (!layer) {
+    ds.close();
+    throw new BadInputError(`No table or view '${table.schema}.${table.table}' with a geometry column in ${path}`);
+  }
+  return { kind: 'vector', path: shown, ds, layer, layerNames: [layer.name], delimitedText: false };
 }
 
 /** Raster tables of a GeoPackage (its subdatasets `GPKG:path:table`), by table name. */

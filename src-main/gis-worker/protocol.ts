@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PgConnectionId, PgSslMode } from '../../src-shared/domain/pgConnection.js';
 import { isWorkerCallName } from '../../src-shared/worker/workerCalls.js';
 
 export type { AlgorithmOutput } from '../../src-shared/worker/processingCalls.js';
@@ -19,9 +20,29 @@ export type WorkerRequest = z.infer<typeof WorkerRequest>;
 export const WorkerErrorCode = z.enum(['bad_input', 'internal']);
 export type WorkerErrorCode = z.infer<typeof WorkerErrorCode>;
 
+/**
+ * What the worker needs to open a saved PostGIS connection (issue 16): sent by main, never
+ * part of a request, so no argument the model writes can carry a host or a password.
+ * `origin` is what the source check reports (`postgres://host:port/database`).
+ */
+export const DatabaseAccess = z
+  .object({
+    host: z.string(),
+    port: z.number().int(),
+    database: z.string(),
+    user: z.string(),
+    password: z.string().nullable(),
+    sslmode: PgSslMode,
+    origin: z.string(),
+  })
+  .strict();
+export type DatabaseAccess = z.infer<typeof DatabaseAccess>;
+
 export const MainToWorker = z.discriminatedUnion('type', [
   z.object({ type: z.literal('request'), id: z.number().int(), request: WorkerRequest }),
   z.object({ type: z.literal('cancel'), id: z.number().int() }),
+  /** The saved PostGIS connections, all of them, whenever they change (and first to a new worker). */
+  z.object({ type: z.literal('databases'), databases: z.record(PgConnectionId, DatabaseAccess) }),
 ]);
 export type MainToWorker = z.infer<typeof MainToWorker>;
 

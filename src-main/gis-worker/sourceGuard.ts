@@ -1,6 +1,7 @@
 import { parseSource } from '../../src-shared/domain/source.js';
 import { PRIVATE_PATHS_ENV, PrivatePaths } from '../security/privatePaths.js';
-import { inspectSource } from '../security/sourceInspection.js';
+import { inspectSource, type PrivatePathCheck } from '../security/sourceInspection.js';
+import { databaseOrigin } from './databases.js';
 import { BadInputError } from './errors.js';
 
 /**
@@ -10,6 +11,12 @@ import { BadInputError } from './errors.js';
  * call is using them. Set up from `MAPWRIGHT_PRIVATE_PATHS` (worker-host/workerSpawn.ts).
  */
 const privatePaths = readPrivatePaths();
+/** The private paths, and the PostGIS connections main told this worker about (issue 16). */
+const check: PrivatePathCheck = {
+  isPrivate: (path) => privatePaths.isPrivate(path),
+  mentionedIn: (text) => privatePaths.mentionedIn(text),
+  databaseOrigin,
+};
 
 function readPrivatePaths(): PrivatePaths {
   try {
@@ -22,7 +29,7 @@ function readPrivatePaths(): PrivatePaths {
 
 /** Throws BadInputError when `source` may not be opened; returns it unchanged otherwise. */
 export function guardSource(source: string): string {
-  const verdict = inspectSource(parseSource(source).path, privatePaths);
+  const verdict = inspectSource(parseSource(source).path, check);
   if (!verdict.ok) throw new BadInputError(verdict.message.charAt(0).toUpperCase() + verdict.message.slice(1));
   return source;
 }

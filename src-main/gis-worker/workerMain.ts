@@ -3,6 +3,7 @@
  * malformed file costs a restart of this process, never the app. Bad input is an answer
  * (`bad_input`), never a reason to exit.
  */
+import { setDatabases } from './databases.js';
 import { CancelledError, toWorkerError } from './errors.js';
 import { gdal } from './gdal.js';
 import { handleRequest } from './handleRequest.js';
@@ -45,6 +46,10 @@ function onMessage(raw: unknown): void {
     return;
   }
   const msg = parsed.data;
+  if (msg.type === 'databases') {
+    setDatabases(msg.databases);
+    return;
+  }
   if (msg.type === 'cancel') {
     // GDAL calls cannot be interrupted; the request stops at its next checkpoint and answers
     // then. If that takes too long, main kills this process (cancel = kill).

@@ -29,6 +29,10 @@ export function createPgConnectionStore(
       return parsed.success ? [parsed.data] : [];
     });
   }
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const l of listeners) l();
+  };
   const listed = (spec: PgConnectionSpec): PgConnectionListed => ({ ...spec, hasPassword: secrets.get(pgSecretName(spec.id)) !== null });
 
   return {
@@ -54,6 +58,7 @@ export function createPgConnectionStore(
       else all.push(spec);
       db.set(POSTGIS_CONNECTIONS_KEY, all);
       if (password !== undefined) secrets.set(pgSecretName(spec.id), password);
+      changed();
       return listed(spec);
     },
     /** Removes the spec and its password; false when there was no such connection. */
@@ -64,7 +69,13 @@ export function createPgConnectionStore(
       secrets.set(pgSecretName(id), null);
       if (kept.length === all.length) return false;
       db.set(POSTGIS_CONNECTIONS_KEY, kept);
+      changed();
       return true;
+    },
+    /** Called after every save and delete (the GIS worker is told the new list). Returns the remover. */
+    onChange(listener: () => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
   };
 }

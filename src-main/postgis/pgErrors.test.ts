@@ -29,7 +29,8 @@ const spec = (port: number): PgConnectionSpec => ({
   port,
   database: 'd',
   user: 'u',
-  sslmode: 'disable', outputSchema: null,
+  sslmode: 'disable',
+  outputSchema: null,
 });
 
 describe('PostgreSQL failures without a server', () => {

@@ -23,6 +23,8 @@ export interface PostgisHandlerDeps {
   client?: PgClientOptions;
   /** Runs a tool for the person (trusted: no dialog), as `files/load` does. */
   runForPerson(toolId: string, args: Record<string, unknown>): Promise<ToolResult>;
+  /** Remembers the connection's server as approved for the open project. */
+  rememberOrigin(id: string): void;
 }
 
 const unknown = (id: string): PgFailure => ({ ok: false, code: 'unknown_connection', reason: `There is no saved connection '${id}'.` });
@@ -31,12 +33,12 @@ const unknown = (id: string): PgFailure => ({ ok: false, code: 'unknown_connecti
  * The bridge's PostGIS methods. The bridge is the person's: testing or browsing a connection
  * here connects without asking, like opening a file from the folder browser.
  *
- * The network-origin gate for the agent belongs to the tools that will use a connection (later
- * sessions: loading a table, push-down, export). There, in `prepare`/the dispatcher's
- * capability step (tool-host/callCapabilities.ts), a call naming a connection id is a network
- * call to `postgres://host:port`: asked on first use, then remembered per project like any
- * other origin grant. Tools name a connection by id only, so the model can never supply a
- * host or a connection string.
+ * The agent's calls are judged below the tools: a `postgis://<id>` source or a connection
+ * parameter (`databaseParam`) is a network call to the connection's server
+ * (`postgres://host:port/database`, pgOrigin.ts), asked on first use and then remembered for
+ * the project (the dispatcher's `rememberOrigins`). Tools name a connection by id only, so the
+ * model can never supply a host or a connection string. Loading from the panel here is the
+ * person's own use of the server: it is remembered without a dialog.
  */
 export function createPostgisHandlers(deps: PostgisHandlerDeps): Pick<MethodHandlers, PostgisMethod> {
   const { connections } = deps;
@@ -54,7 +56,10 @@ export function createPostgisHandlers(deps: PostgisHandlerDeps): Pick<MethodHand
     },
     'postgis/load': async ({ id, schema, table }) => {
       if (!connections.get(id)) return toolError('invalid_params', unknown(id).reason, false);
-      return deps.runForPerson('layers.load', { path: formatSource({ path: postgisSource(id), sublayer: pgTableSublayer({ schema, table }) }) });
+      deps.rememberOrigin(id);
+      return deps.runForPerson('layers.load', {
+        path: formatSource({ path: postgisSource(id), sublayer: pgTableSublayer({ schema, table }) }),
+      });
     },
   };
 }

@@ -7,6 +7,7 @@ import { ToolFailure, toolError, type ToolResult } from '../../src-shared/tools/
 import type { Caller, CommandDefinition, LoadLayerRequest, Safety, ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import type { NewAuditEntry } from '../store/auditRepo.js';
 import type { ApprovalBroker } from './approvalBroker.js';
+import { isDatabaseOrigin } from '../../src-shared/domain/pgSource.js';
 import { decideApproval, originsGranted } from './approvalPolicy.js';
 import { assessCall, type CallCapabilities, type PrivatePathCheck } from './callCapabilities.js';
 import { Semaphore } from './semaphore.js';
@@ -77,6 +78,11 @@ export interface DispatcherHooks {
   pinsFor?(conversationId: string | null): ReadonlyMap<string, string>;
   /** Issue #13: network origins the person approved for this project's map sources (decideApproval's `grantedOrigins`). */
   grantedOrigins?(): ReadonlySet<string>;
+  /**
+   * Issue 16: PostGIS servers (`postgres://…`) the person just approved a call to: remembered
+   * for this project, so later calls to the same database are not asked about the network again.
+   */
+  rememberOrigins?(origins: readonly string[]): void;
 }
 
 /** How a call got its go-ahead (or not), as the audit records it. */
@@ -302,7 +308,12 @@ export class ToolDispatcher {
         ...((caps.networkOrigins.length && !networkGranted) || def.origins?.length
           ? {
               network: [...caps.networkOrigins, ...(def.origins ?? [])],
-              networkKept: def.remembersOrigins ? 'project' : policy.rememberable ? 'tool_version' : 'call',
+              networkKept:
+                def.remembersOrigins || (caps.networkOrigins.length > 0 && caps.networkOrigins.every(isDatabaseOrigin))
+                  ? 'project'
+                  : policy.rememberable
+                    ? 'tool_version'
+                    : 'call',
             }
           : {}),
         ...(unverifiedGuiInput ? { fromInterface: true } : {}),
@@ -310,7 +321,11 @@ export class ToolDispatcher {
       tool.definitionHash,
       req.signal,
     );
-    if (answer.decision === 'approve') return { decision: 'approved', decidedBy: 'user' };
+    if (answer.decision === 'approve') {
+      const databases = caps.networkOrigins.filter(isDatabaseOrigin);
+      if (databases.length) this.hooks.rememberOrigins?.(databases);
+      return { decision: 'approved', decidedBy: 'user' };
+    }
     const result =
       answer.reason === 'stopped'
         ? toolError('cancelled', 'The run was stopped before this call was approved.', false)
@@ -349,7 +364,9 @@ export class ToolDispatcher {
     let result: ToolResult;
     let loadedLayers: string[] = [];
     // Only an approved call reaches this line with network origins (the policy always asks).
-    const closeEgress = caps.networkOrigins.length ? this.hooks.openEgress(caps.networkOrigins) : null;
+    // A PostGIS server is reached by the database driver, not through the HTTP egress gate.
+    const httpOrigins = caps.networkOrigins.filter((o) => !isDatabaseOrigin(o));
+    const closeEgress = httpOrigins.length ? this.hooks.openEgress(httpOrigins) : null;
     const startedAt = Date.now();
     try {
       const data = await def.execute(args, {

@@ -230,6 +230,36 @@ describe('GisWorkerClient (scripted worker)', () => {
     client.dispose();
   });
 
+  test('PostGIS connections go to the worker before any request, to a running one at once, and to a restarted one again', async () => {
+    const { client, channels } = scripted();
+    const access = {
+      host: 'db',
+      port: 5432,
+      database: 'gis',
+      user: 'u',
+      password: 'pw',
+      sslmode: 'disable',
+      origin: 'postgres://db:5432/gis',
+    } as const;
+    client.setDatabases({ office: access });
+    const p = client.call('layers.describe', describeArgs);
+    ready(channels[0]!);
+    const sent = channels[0]!.sent as { type: string }[];
+    assert.deepEqual(
+      sent.map((m) => m.type),
+      ['databases', 'request'],
+    );
+    assert.deepEqual((sent[0] as unknown as { databases: unknown }).databases, { office: access });
+    client.setDatabases({});
+    assert.deepEqual(sent.at(-1), { type: 'databases', databases: {} });
+    client.setDatabases({ office: access });
+    channels[0]!.exit(1);
+    await assert.rejects(p);
+    ready(channels[1]!);
+    assert.equal((channels[1]!.sent[0] as { type: string }).type, 'databases');
+    client.dispose();
+  });
+
   test('dispose kills the worker and refuses new work', async () => {
     const { client, channels } = scripted();
     const p = client.call('layers.describe', describeArgs);

@@ -6,7 +6,7 @@ import {
   type CallResult,
   type WorkerCallName,
 } from '../../src-shared/worker/workerCalls.js';
-import { WorkerToMain, type WorkerErrorCode, type WorkerRequest } from '../gis-worker/protocol.js';
+import { WorkerToMain, type DatabaseAccess, type MainToWorker, type WorkerErrorCode, type WorkerRequest } from '../gis-worker/protocol.js';
 import type { WorkerChannel, WorkerLauncher, WorkerSpawn } from './launcher.js';
 import { makeWorkerSpawn } from './workerSpawn.js';
 
@@ -44,7 +44,7 @@ interface Worker {
   channel: WorkerChannel;
   ready: boolean;
   /** Messages held until `ready`: a child may drop IPC messages sent before it listens. */
-  outbox: { type: 'request'; id: number; request: WorkerRequest }[];
+  outbox: MainToWorker[];
   gone: boolean;
   startTimer: ReturnType<typeof setTimeout> | null;
 }
@@ -72,6 +72,7 @@ export class GisWorkerClient {
   private nextId = 1;
   private disposed = false;
   private version: string | null = null;
+  private databases: Record<string, DatabaseAccess> = {};
   private readonly cancelGraceMs: number;
   private readonly startTimeoutMs: number;
   private readonly spawn: WorkerSpawn & { dispose?(): void };
@@ -132,6 +133,15 @@ export class GisWorkerClient {
     });
   }
 
+  /**
+   * The saved PostGIS connections the worker may open (issue 16), replacing what it knew:
+   * sent now, and first of all to every worker started later.
+   */
+  setDatabases(databases: Record<string, DatabaseAccess>): void {
+    this.databases = databases;
+    if (this.worker && !this.worker.gone) this.post(this.worker, { type: 'databases', databases });
+  }
+
   /** Kills the worker; pending requests are rejected. The client cannot be used afterwards. */
   dispose(): void {
     if (this.disposed) return;
@@ -159,7 +169,9 @@ export class GisWorkerClient {
 
   private start(): Worker {
     const channel = this.launch(this.spawn);
-    const worker: Worker = { channel, ready: false, outbox: [], gone: false, startTimer: null };
+    // A new worker knows no PostGIS connection until told (nothing to tell: nothing sent).
+    const databases: MainToWorker[] = Object.keys(this.databases).length ? [{ type: 'databases', databases: this.databases }] : [];
+    const worker: Worker = { channel, ready: false, outbox: databases, gone: false, startTimer: null };
     worker.startTimer = setTimeout(() => {
       this.lose(worker, `did not become ready within ${formatMs(this.startTimeoutMs)}`);
     }, this.startTimeoutMs);
@@ -168,7 +180,7 @@ export class GisWorkerClient {
     return worker;
   }
 
-  private post(worker: Worker, message: Worker['outbox'][number]): void {
+  private post(worker: Worker, message: MainToWorker): void {
     if (worker.ready) worker.channel.send(message);
     else worker.outbox.push(message);
   }
@@ -228,7 +240,7 @@ export class GisWorkerClient {
     if (!p) return;
     this.fail(p, reason);
     const worker = p.worker;
-    const queued = worker.outbox.findIndex((m) => m.id === id);
+    const queued = worker.outbox.findIndex((m) => m.type === 'request' && m.id === id);
     if (queued >= 0) {
       worker.outbox.splice(queued, 1); // never reached the worker: nothing to stop
       return;

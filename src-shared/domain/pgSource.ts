@@ -48,3 +48,8 @@ export function parsePgTable(sublayer: string): PgTableName | null {
   const table = text.slice(dot + 1);
   return schema && table ? { schema, table } : null;
 }
+
+/** Whether an origin is a PostGIS connection's server (`postgres://host:port/database`, main's `pgOrigin`). */
+export function isDatabaseOrigin(origin: string): boolean {
+  return /^postgres:\/\/[^\s/]+\/\S+$/.test(origin);
+}

@@ -34,3 +34,13 @@ export function tiledLayerNote(featureCount: number | null): string {
     'or one feature per small grid cell is drawn, so zoom in to see every feature; analysis and the attribute table always use all of them.'
   );
 }
+
+/** The same for a PostGIS table (issue 16): its server makes the tiles, thinned the same way. */
+export function serverTilesNote(featureCount: number | null): string {
+  const count = featureCount === null ? 'an unknown number of' : featureCount.toLocaleString('en-US');
+  return (
+    `Drawn as vector tiles made by the PostGIS server (${count} features; nothing is copied to this machine). ` +
+    `Each tile shows at most ${TILE_FEATURE_CAP.toLocaleString('en-US')} features (one per small grid cell when zoomed out); ` +
+    'analysis and the attribute table always use all of them.'
+  );
+}

@@ -6,7 +6,8 @@ import type { Handles } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { sourceParam } from '../../src-shared/security/paramCapabilities.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
-import { isTiledLayer, tiledLayerNote } from '../../src-shared/style/vectorTiles.js';
+import { postgisConnectionOf } from '../../src-shared/domain/pgSource.js';
+import { isTiledLayer, serverTilesNote, tiledLayerNote } from '../../src-shared/style/vectorTiles.js';
 import { layerSummary } from './findLayer.js';
 
 type Sublayer = CallResult<'layers.list_sublayers'>['layers'][number];
@@ -33,6 +34,8 @@ async function prepareDisplay(ctx: LoadContext, source: string, info: LayerInfo)
       : null;
   }
   if (!isTiledLayer({ kind: info.kind, info })) return null;
+  // A PostGIS table is drawn from tiles its server makes with the table's spatial index (issue 16): nothing is copied.
+  if (postgisConnectionOf(source)) return serverTilesNote(info.featureCount);
   await ctx.handles.gdal.call('display.prepare_vector', { source }, { signal: ctx.signal, progress: ctx.progress });
   return tiledLayerNote(info.featureCount);
 }

@@ -1,0 +1,66 @@
+import type { PgTableName } from '../../src-shared/domain/pgSource.js';
+import type { DatabaseAccess } from './protocol.js';
+import { BadInputError } from './errors.js';
+
+/**
+ * The PostGIS connections main told this worker about (issue 16). A `postgis://<id>` source
+ * opens only when its id is here; the worker never learns a connection any other way.
+ */
+let known = new Map<string, DatabaseAccess>();
+
+export function setDatabases(databases: Record<string, DatabaseAccess>): void {
+  known = new Map(Object.entries(databases));
+}
+
+/** The server a connection id stands for (what the source check reports), or null. */
+export function databaseOrigin(connectionId: string): string | null {
+  return known.get(connectionId)?.origin ?? null;
+}
+
+/**
+ * GDAL's PostgreSQL driver strips these keywords out of the connection string before libpq
+ * sees it, wherever they stand, even inside a quoted value.
+ */
+const GDAL_KEYWORDS = /\b(tables|schemas|active_schema)\s*=/i;
+
+/**
+ * The `PG:` string that opens one table of a saved connection, limited to that table
+ * (`tables=`) when its names are plain identifiers (GDAL's list cannot quote; the layer is then
+ * found by name without the list, which costs one look at the catalogue). Every libpq value is quoted (a space, quote or `=` in a password stays inside
+ * it), every field is given (PGHOST, PGUSER… from the environment never fill a gap), and
+ * without a password the `.pgpass` file is not read. Never shown to anyone: it holds the password.
+ */
+export function pgOpenString(connectionId: string, table: PgTableName): string {
+  const access = known.get(connectionId);
+  if (!access) throw new BadInputError(`There is no saved PostGIS connection '${connectionId}'`);
+  const values: [string, string][] = [
+    ['host', access.host.replace(/^\[(.*)\]$/, '$1')],
+    ['port', String(access.port)],
+    ['dbname', access.database],
+    ['user', access.user],
+    ['sslmode', access.sslmode],
+    ['connect_timeout', '10'],
+    ['application_name', 'mapwright-worker'],
+    access.password === null ? ['passfile', '/dev/null'] : ['password', access.password],
+  ];
+  if (values.some(([, v]) => GDAL_KEYWORDS.test(v)))
+    throw new BadInputError(
+      `The PostGIS connection '${connectionId}' cannot be opened by GDAL: one of its values contains 'tables=', 'schemas=' or 'active_schema='`,
+    );
+  const conninfo = values.map(([k, v]) => `${k}=${quote(v)}`).join(' ');
+  const plain = /^[A-Za-z_][A-Za-z0-9_]*$/;
+  return plain.test(table.schema) && plain.test(table.table) ? `PG:${conninfo} tables=${table.schema}.${table.table}` : `PG:${conninfo}`;
+}
+
+/** Removes a connection's password from a message GDAL or libpq wrote. */
+export function scrubDatabaseSecrets(message: string): string {
+  let out = message;
+  for (const access of known.values()) {
+    if (access.password && access.password.length >= 3) out = out.split(access.password).join('***');
+  }
+  return out;
+}
+
+function quote(value: string): string {
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}
