@@ -26,6 +26,9 @@ import { pinCurrentVersions } from '../plugins/pluginPins.js';
 import { startMcpEndpoints, type McpServing } from '../mcp-server/mcpEndpoints.js';
 import { ToolListWatch } from '../mcp-server/toolListWatch.js';
 import { createPostgisHandlers } from '../postgis/postgisHandlers.js';
+import { databasesForWorker, pgOrigin } from '../postgis/pgOrigin.js';
+import { PgSessions } from '../postgis/pgSessions.js';
+import { createPgTileService } from '../postgis/pgTileService.js';
 
 const VERSION = '0.1.0';
 
@@ -84,6 +87,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     pinsFor: (conversationId) => (conversationId ? store.pluginPins.of(conversationId) : new Map()),
     // Late-bound: the recent files live in the app settings file, opened with the model layer below.
     audited: (entry) => files.noteAudited(entry),
+    postgisConnections: () => models.postgis,
   });
   // Plugins become tools of the same registry, hot; the person's private files stay hidden
   // from their commands (the sandbox masks them), the outputs and the sources stay readable.
@@ -141,6 +145,17 @@ export async function createServices(options: ServicesOptions): Promise<Services
     secrets: options.secretStore,
     sqliteNativeBinding: options.sqliteNativeBinding,
   });
+  // The GIS worker opens `postgis://<id>` sources only with what main tells it (issue 16);
+  // main's own sessions (server tiles) start over with the new list too.
+  const pgSessions = new PgSessions(models.postgis);
+  const serverTiles = createPgTileService(pgSessions);
+  const databasesChanged = () => {
+    worker.setDatabases(databasesForWorker(models.postgis));
+    pgSessions.reset();
+    serverTiles.reset();
+  };
+  databasesChanged();
+  const stopDatabaseWatch = models.postgis.onChange(databasesChanged);
   // The project opened becomes the most recent: the next start opens it again.
   models.recentProjects.add(store.info.path);
   // Adding data without the chat (issue #15): folder browser, recent files, open dialog, drops.
@@ -212,6 +227,11 @@ export async function createServices(options: ServicesOptions): Promise<Services
       connections: models.postgis,
       passwordStore: models.secretsNote,
       runForPerson: (entry, params) => tools.runForPerson(entry, params),
+      // The person picked the table in their own list: their use of the server is the approval.
+      rememberOrigin: (id) => {
+        const spec = models.postgis.get(id);
+        if (spec) store.networkOrigins.grant(pgOrigin(spec));
+      },
     }),
     'plugins/list': async () => ({ plugins: plugins.list() }),
     'annotations/list': async () => ({ annotations: store.annotations.list() }),
@@ -265,6 +285,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
         allowedOrigins,
         ...(process.env.MAPWRIGHT_ONLINE_BASEMAP_URL ? { template: process.env.MAPWRIGHT_ONLINE_BASEMAP_URL } : {}),
       }),
+      serverTiles,
     ),
     connect(listener) {
       listeners.add(listener);
@@ -283,6 +304,8 @@ export async function createServices(options: ServicesOptions): Promise<Services
       tools.approvals.rejectAll('the app is closing');
       await conversations.close();
       await plugins.close();
+      stopDatabaseWatch();
+      pgSessions.reset();
       worker.dispose();
       await egress.close();
       store.close();

@@ -15,6 +15,9 @@ import { RendererQueries } from '../tool-host/rendererQueries.js';
 import { ToolDispatcher } from '../tool-host/toolDispatcher.js';
 import { ToolRegistry } from '../tool-host/toolRegistry.js';
 import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
+import type { PgConnectionStore } from '../postgis/pgConnectionStore.js';
+import { createPostgisHandle } from '../postgis/postgisHandle.js';
+import { pgOrigin } from '../postgis/pgOrigin.js';
 import { createGdalHandle } from './gdalHandle.js';
 import { createMapHandle } from './mapHandle.js';
 import { createProjectHandle } from './projectHandle.js';
@@ -35,6 +38,11 @@ export interface ToolHostDeps {
   pinsFor?(conversationId: string | null): ReadonlyMap<string, string>;
   /** Told of every audited call after it is written (recent files follow `layers.load`, issue #15). */
   audited?(entry: NewAuditEntry): void;
+  /**
+   * The saved PostGIS connections (issue 16), for the `postgis` handle and the source check of
+   * `postgis://<id>` (late-bound: the app settings open after the tool host).
+   */
+  postgisConnections?(): PgConnectionStore;
 }
 
 /**
@@ -56,7 +64,8 @@ export function createToolHost(d: ToolHostDeps) {
   const queries = new RendererQueries(emit);
   const project = createProjectHandle(store, emit);
   const gdal = createGdalHandle(d.worker);
-  const handles = { project, gdal, map: createMapHandle(emit, queries, project) };
+  const connections = () => d.postgisConnections?.() ?? null;
+  const handles = { project, gdal, map: createMapHandle(emit, queries, project), postgis: createPostgisHandle(connections) };
   const announceUndo = () => emit('undo/changed', undoState(store));
 
   const dispatcher = new ToolDispatcher(registry, handles, approvals, {
@@ -74,11 +83,21 @@ export function createToolHost(d: ToolHostDeps) {
     discardSnapshot: (id) => {
       if (store.snapshots.discardIfUnchanged(id)) announceUndo();
     },
-    privatePaths: d.privatePaths,
+    privatePaths: {
+      isPrivate: (path) => d.privatePaths.isPrivate(path),
+      mentionedIn: (text) => d.privatePaths.mentionedIn(text),
+      databaseOrigin: (id) => {
+        const spec = connections()?.get(id);
+        return spec ? pgOrigin(spec) : null;
+      },
+    },
     openEgress: (origins) => d.egress.openFor(origins),
     ...(d.pinsFor ? { pinsFor: d.pinsFor } : {}),
     // Issue #13: map-source origins the person approved for this project (webSourceTools.ts).
     grantedOrigins: () => new Set(store.networkOrigins.list()),
+    rememberOrigins: (origins) => {
+      for (const origin of origins) store.networkOrigins.grant(origin);
+    },
     egressRefusedSince: (since) =>
       d.egress
         .recent(since)

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store/useAppStore.js';
 import { AddDataButton } from './AddDataButton.js';
 import { LayerPanelItem } from './LayerPanelItem.js';
+import { PostgisOpenButton } from './PostgisPanel.js';
 import { UndoButtons } from './UndoButtons.js';
 import { WebSourceAdd } from './WebSourceForm.js';
 
@@ -18,6 +19,7 @@ export function LayerPanel() {
       <UndoButtons />
       <div className="add-data-bar">
         <AddDataButton />
+        <PostgisOpenButton />
       </div>
       <WebSourceAdd />
       {layers.length === 0 ? (

@@ -24,8 +24,12 @@ export function layerSource(layer: { source: string; sublayer: string | null }):
   return formatSource({ path: layer.source, sublayer: layer.sublayer });
 }
 
-/** A layer name for a source: the sublayer, else the file name without its extension. */
+/**
+ * A layer name for a source: the sublayer, else the file name without its extension. A
+ * PostGIS table (`postgis://id|layername=schema.table`, pgSource.ts) is named by its table.
+ */
 export function defaultLayerName(ref: SourceRef): string {
+  if (ref.sublayer && /^postgis:\/\//i.test(ref.path)) return ref.sublayer.slice(ref.sublayer.indexOf('.') + 1) || ref.sublayer;
   if (ref.sublayer) return ref.sublayer;
   const file = ref.path.split(/[\\/]/).pop() ?? ref.path;
   const dot = file.lastIndexOf('.');

@@ -1,6 +1,7 @@
 import type { Annotation, AnnotationGeometry } from '../domain/annotation.js';
 import type { BBox, Layer, LayerInfo } from '../domain/layer.js';
 import type { MapSelection } from '../domain/mapSelection.js';
+import type { PgTableName } from '../domain/pgSource.js';
 import type { PrintSpec } from '../domain/printLayout.js';
 import type { LayerStyle } from '../style/styleModel.js';
 import type { CallParams, CallResult, WorkerCallName } from '../worker/workerCalls.js';
@@ -97,10 +98,64 @@ export interface MapHandle {
   ): Promise<{ path: string; width: number; height: number; pages: number; dpi: number }>;
 }
 
+/** What `PostgisHandle.query` returns: the shape of the local `inspect.sql` answer. */
+export interface PgQueryAnswer {
+  columns: string[];
+  rows: Record<string, unknown>[];
+  returned: number;
+  /** All rows of the query; null when counting them did not finish in a few seconds. */
+  total_rows: number | null;
+  truncated: boolean;
+  truncated_by: 'limit' | 'size' | null;
+  /** Whether geometry is included as GeoJSON, omitted (and which columns), or there is none. */
+  geometry: string;
+}
+
+/**
+ * The PostgreSQL/PostGIS servers the person saved (issue 16), named by connection id only.
+ * The dispatcher has already judged the call as a network call to that server (approved).
+ */
+export interface PostgisHandle {
+  /**
+   * One query in a READ ONLY transaction with a statement time-out, at most `limit` rows and
+   * `maxChars` characters of them; checked again by src-shared/sql/checkServerQuery.ts. Fails
+   * with a ToolFailure: an unknown connection, a refused query, the server's error (with its
+   * position and hint), a time-out; Stop (`signal`) cancels the query on the server.
+   */
+  query(
+    connectionId: string,
+    sql: string,
+    opts: { limit: number; includeGeometry: boolean; maxChars: number; signal: AbortSignal },
+  ): Promise<PgQueryAnswer>;
+  /**
+   * Whether `algorithm` can run inside the connection's database: its schema for results, or
+   * why not (no SQL form, no results schema chosen, no such connection).
+   */
+  pushdownPlan(connectionId: string, algorithm: string): { ok: true; outputSchema: string } | { ok: false; reason: string };
+  /**
+   * Runs a processing algorithm inside the database (issue 16) into a new table of the
+   * results schema (never replacing one). `tables` in the algorithm's layerParams order,
+   * `params` without the layer params. Stop cancels it on the server; nothing is left behind.
+   */
+  pushdown(
+    call: { connectionId: string; algorithm: string; tables: PgTableName[]; params: Record<string, unknown>; outputName: string },
+    opts: { signal: AbortSignal; progress(fraction: number, message: string): void },
+  ): Promise<{ schema: string; table: string; featureCount: number; notes: string[] }>;
+  /** The saved connections (id, name, server), and with `connectionId` the spatial tables of that one. */
+  tables(connectionId: string | null): Promise<PgTablesAnswer>;
+}
+
+/** What `PostgisHandle.tables` answers: connections, or one connection's spatial tables. */
+export interface PgTablesAnswer {
+  connections: { id: string; name: string; server: string; results_schema: string | null }[];
+  tables?: { table: string; source: string; geometry: string; srid: number | null; rows: number | null; view: boolean }[];
+}
+
 export interface Handles {
   project: ProjectHandle;
   gdal: GdalHandle;
   map: MapHandle;
+  postgis: PostgisHandle;
 }
 export type HandleName = keyof Handles;
-export const HANDLE_NAMES: readonly HandleName[] = ['project', 'gdal', 'map'];
+export const HANDLE_NAMES: readonly HandleName[] = ['project', 'gdal', 'map', 'postgis'];

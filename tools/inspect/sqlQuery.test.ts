@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { LayerKind } from '../../src-shared/domain/layer.js';
-import type { GdalHandle } from '../../src-shared/tools/handles.js';
+import type { GdalHandle, PostgisHandle } from '../../src-shared/tools/handles.js';
 import { queryFeatures } from './queryFeatures.js';
 import { saveQuery } from './saveQuery.js';
 import { sqlQuery } from './sqlQuery.js';
@@ -54,8 +54,21 @@ function harness() {
       };
     },
   } as unknown as GdalHandle;
-  const ctx = { handles: { project, gdal }, caller: 'model' as const, signal: new AbortController().signal, progress: () => {} };
-  return { ctx, calls };
+  const served: { connectionId: string; sql: string; opts: Parameters<PostgisHandle['query']>[2] }[] = [];
+  const unused = () => {
+    throw new Error('not used by inspect.sql');
+  };
+  const postgis: PostgisHandle = {
+    pushdownPlan: unused,
+    pushdown: unused,
+    tables: unused,
+    async query(connectionId, sql, opts) {
+      served.push({ connectionId, sql, opts });
+      return { columns: ['n'], rows: [{ n: 2 }], returned: 1, total_rows: 1, truncated: false, truncated_by: null, geometry: 'none' };
+    },
+  };
+  const ctx = { handles: { project, gdal, postgis }, caller: 'model' as const, signal: new AbortController().signal, progress: () => {} };
+  return { ctx, calls, served };
 }
 
 describe('the SQL tools refuse in prepare what would read files or reach the network', () => {
@@ -129,5 +142,39 @@ describe('the SQL tools refuse in prepare what would read files or reach the net
     const ok = await queryFeatures.prepare!(queryFeatures.input.parse({ layer: 'nc', where: "abs(AREA) > 0.1 AND NAME LIKE 'A%'" }), ctx);
     assert.equal(ok.args.where, "abs(AREA) > 0.1 AND NAME LIKE 'A%'");
     assert.equal(calls.length, 0);
+  });
+});
+
+describe('inspect_sql with a connection: the server’s dialect, checked for a server, run by main', () => {
+  test('refused in prepare: a second statement, a write, a function reaching files or the network', async () => {
+    const { ctx, calls, served } = harness();
+    const cases: [string, RegExp][] = [
+      ['SELECT 1; DROP TABLE roads', /second statement/],
+      ['WITH d AS (DELETE FROM roads RETURNING *) SELECT * FROM d', /DELETE changes data/],
+      ["SELECT pg_read_file('/etc/passwd')", /pg_read_file\(\) is not allowed/],
+      ["SELECT * FROM dblink('host=evil', 'select 1') AS t(x int)", /dblink/],
+    ];
+    for (const [sql, why] of cases) {
+      const err = await expectRefusal(sqlQuery.prepare!(sqlQuery.input.parse({ sql, connection: 'office' }), ctx));
+      assert.equal(err.code, 'invalid_params', sql);
+      assert.match(err.message, why, sql);
+      assert.match(err.hint ?? '', /PostgreSQL\/PostGIS/);
+    }
+    assert.equal(calls.length + served.length, 0, 'nothing ran');
+  });
+
+  test('PostgreSQL SQL the local guard would refuse passes, and goes to the postgis handle, not the worker', async () => {
+    const { ctx, calls, served } = harness();
+    const sql = 'SELECT name, ST_Area(geom::geography) FROM public.roads /* server table */ LIMIT 3;';
+    const prepared = await sqlQuery.prepare!(sqlQuery.input.parse({ sql, connection: 'office', include_geometry: true }), ctx);
+    assert.equal(prepared.args.sql, 'SELECT name, ST_Area(geom::geography) FROM public.roads                    LIMIT 3');
+    const answer = await sqlQuery.execute(prepared.args, ctx);
+    assert.deepEqual((answer as { rows: unknown[] }).rows, [{ n: 2 }]);
+    assert.equal(calls.length, 0);
+    assert.deepEqual(
+      served.map((s) => [s.connectionId, s.sql, s.opts.limit, s.opts.includeGeometry, s.opts.maxChars]),
+      [['office', prepared.args.sql, 100, true, 60_000]],
+    );
+    assert.equal(sqlQuery.summary(prepared.args).startsWith('SQL on office: '), true);
   });
 });

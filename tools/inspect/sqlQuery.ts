@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { sqlParam } from '../../src-shared/security/paramCapabilities.js';
+import { databaseParam, sqlParam } from '../../src-shared/security/paramCapabilities.js';
 import { checkQuery } from '../../src-shared/sql/checkQuery.js';
+import { checkServerQuery } from '../../src-shared/sql/checkServerQuery.js';
 import type { ProjectHandle } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
@@ -26,36 +27,60 @@ export function requireQuery(sql: string, project: ProjectHandle): string {
   return check.sql;
 }
 
+/**
+ * The guard of SQL for a PostgreSQL/PostGIS server (src-shared/sql/checkServerQuery.ts) as a
+ * tool error: one SELECT, no function that reaches files, the network, settings or other
+ * sessions. Main checks again and runs it in a READ ONLY transaction (pgReadOnlyQuery.ts).
+ */
+export function requireServerQuery(sql: string): string {
+  const check = checkServerQuery(sql);
+  if (!check.ok)
+    throw new ToolFailure(
+      'invalid_params',
+      check.reason,
+      false,
+      'Write one SELECT in PostgreSQL/PostGIS SQL over the server’s tables, without functions that reach files, the network, settings or other sessions.',
+    );
+  return check.sql;
+}
+
+const CONNECTION = 'A saved PostGIS connection id: run the SQL on that server';
+
 export const sqlQuery = defineTool({
   id: 'inspect.sql',
-  version: '1.1.0',
+  version: '1.2.0',
   group: 'inspect',
   icon: 'search',
   title: 'SQL query',
   description:
-    "Runs one read-only SELECT over the project's vector layers and tables, each available as a table named " +
-    'after its layer (quote names with spaces: "my layer"). SQLite dialect with SpatiaLite functions ' +
-    '(ST_Area, ST_Intersects, ST_Buffer, ST_Transform…); queries may join several layers and tables, aggregate ' +
-    "and sort. Sources are opened read-only; anything but a single SELECT over the project's layers is refused, and so " +
-    'are functions that read files or reach the network (ogr_*, import/export, load_extension…). Returns columns, rows ' +
-    '(at most limit, capped in size), returned, total_rows and truncated. To keep the result as a new layer use ' +
-    'inspect_save_query with the same SQL.',
+    "Runs one read-only SELECT over the project's vector layers and tables, each a table named after its layer " +
+    '(quote names with spaces: "my layer"), in SQLite with SpatiaLite functions (ST_Area, ST_Intersects, ST_Buffer, ' +
+    'ST_Transform…); it may join, aggregate and sort. With connection it runs instead on that saved PostgreSQL/PostGIS ' +
+    'server (its dialect and tables). Functions that read files or reach the network are refused. Returns columns, ' +
+    'rows (at most limit, capped in size), returned, total_rows and truncated. inspect_save_query keeps a local result as a new layer.',
   input: z.object({
-    sql: sqlParam(
-      z.string().min(1).max(20_000).describe('One SELECT statement (SQLite dialect); layers are tables named as in inspect_list_layers'),
-    ),
+    sql: sqlParam(z.string().min(1).max(20_000).describe('One SELECT; layers are tables named as in inspect_list_layers')),
     limit: z.number().int().min(1).max(1000).default(100).describe('Most rows to return (default 100, at most 1000)'),
     include_geometry: z.boolean().default(false).describe('true adds each row’s geometry as GeoJSON (in the source CRS)'),
+    connection: databaseParam(CONNECTION).optional().describe(CONNECTION),
   }),
   safety: 'read',
   exec: 'worker',
-  handles: ['project', 'gdal'],
+  handles: ['project', 'gdal', 'postgis'],
   timeoutMs: 120_000,
-  summary: (a) => `SQL: ${a.sql.length > 120 ? `${a.sql.slice(0, 117)}…` : a.sql}`,
+  summary: (a) => `SQL${a.connection ? ` on ${a.connection}` : ''}: ${a.sql.length > 120 ? `${a.sql.slice(0, 117)}…` : a.sql}`,
   async prepare(args, { handles }) {
-    return { args: { ...args, sql: requireQuery(args.sql, handles.project) } };
+    return { args: { ...args, sql: args.connection ? requireServerQuery(args.sql) : requireQuery(args.sql, handles.project) } };
   },
   async execute(args, { handles, signal }) {
+    // On a server: its dialect and tables, run by main (the PostGIS handle), not the GIS worker.
+    if (args.connection)
+      return handles.postgis.query(args.connection, requireServerQuery(args.sql), {
+        limit: args.limit,
+        includeGeometry: args.include_geometry,
+        maxChars: MAX_CHARS,
+        signal,
+      });
     const { tables, notes } = projectTables(handles.project);
     if (tables.length === 0)
       throw new ToolFailure('invalid_params', 'The project has no vector layer or table to query.', false, 'Load one with layers_load.');

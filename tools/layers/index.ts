@@ -2,6 +2,7 @@ import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { loadLayer } from './loadLayer.js';
 import { locateLayer } from './locateLayer.js';
 import { moveLayer } from './moveLayer.js';
+import { postgisTables } from './postgisTables.js';
 import { removeLayer } from './removeLayer.js';
 import { renameLayer } from './renameLayer.js';
 import { setLayerOpacity } from './setLayerOpacity.js';
@@ -18,4 +19,5 @@ export const layerTools: readonly ToolDefinition[] = [
   moveLayer,
   zoomToLayer,
   locateLayer,
+  postgisTables,
 ];

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import { parsePgTable, pgTableSublayer, postgisConnectionOf, postgisSource, type PgTableName } from '../../src-shared/domain/pgSource.js';
 import { formatSource, layerSource } from '../../src-shared/domain/source.js';
+import type { Handles, PostgisHandle } from '../../src-shared/tools/handles.js';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import { ALGORITHMS, findAlgorithm } from '../../src-shared/processing/catalogue.js';
 import type { AlgorithmSpec } from '../../src-shared/processing/algorithmSpec.js';
@@ -20,22 +22,43 @@ const Input = z.object({
   output_path: z.string().optional().describe('Set by Mapwright; any value given is replaced'),
 });
 
+/**
+ * Where a run happens (issue 16): inside the PostGIS database that holds every input, when the
+ * algorithm has an SQL form there and the person chose a schema for results on that
+ * connection; otherwise in the GIS worker, with a note saying why when any input is PostGIS.
+ */
+type Engine = { kind: 'database'; connectionId: string; outputSchema: string } | { kind: 'worker'; note: string | null };
+
+function engineFor(spec: AlgorithmSpec, layers: readonly Layer[], postgis: PostgisHandle): Engine {
+  const ids = layers.map((l) => postgisConnectionOf(l.source) || null);
+  if (!ids.some(Boolean)) return { kind: 'worker', note: null };
+  const first = ids[0];
+  if (!first || ids.some((id) => id !== first))
+    return {
+      kind: 'worker',
+      note: 'Ran in the GIS worker: its inputs are not all tables of one PostGIS connection, so the PostGIS tables were read over the network.',
+    };
+  const plan = postgis.pushdownPlan(first, spec.id);
+  if (!plan.ok) return { kind: 'worker', note: `Ran in the GIS worker, reading the PostGIS tables over the network: ${plan.reason}.` };
+  return { kind: 'database', connectionId: first, outputSchema: plan.outputSchema };
+}
+
 export const runAlgorithm = defineTool({
   id: 'processing.run',
-  version: '1.0.0',
+  version: '1.1.0',
   group: 'processing',
   icon: 'cog',
   title: 'Run processing algorithm',
   description:
     'Runs one processing algorithm (processing_list, processing_describe) in the GIS worker, with progress; Stop ' +
-    'cancels it. The result is written as a new file in the project outputs folder (sources are never modified) ' +
+    'cancels it. When every input is a table of one PostGIS connection with a results schema, it runs in that database and the result is a table there. The result is written as a new file in the project outputs folder (sources are never modified) ' +
     'and loaded as a new layer. Distances are in the input layer CRS units and are refused on degree-based layers ' +
     'with the reprojection to run first. Returns the output path, the new layer name, the feature count, notes to ' +
     'pass on, and for some algorithms a structured `report` (join_by_field: unmatched and duplicated keys).',
   input: Input,
   safety: 'write',
   exec: 'worker',
-  handles: ['project', 'gdal'],
+  handles: ['project', 'gdal', 'postgis'],
   timeoutMs: 30 * 60_000,
   summary: (a) => {
     const input = typeof a.params.input === 'string' ? ` on ${a.params.input}` : '';
@@ -58,7 +81,15 @@ export const runAlgorithm = defineTool({
     const main = layers[0];
     checkDistanceUnits(spec, params, main);
     const name = args.output_name ?? `${main?.name ?? 'output'}_${spec.id}`;
-    const path = handles.project.outputPath(name, spec.output === 'vector' ? 'gpkg' : 'tif');
+    const engine = engineFor(spec, layers, handles.postgis);
+    // In the database the output is a new table of the results schema (the name may gain _2 if taken).
+    const path =
+      engine.kind === 'database'
+        ? formatSource({
+            path: postgisSource(engine.connectionId),
+            sublayer: pgTableSublayer({ schema: engine.outputSchema, table: name }),
+          })
+        : handles.project.outputPath(name, spec.output === 'vector' ? 'gpkg' : 'tif');
     return {
       args: { ...args, params, output_name: name, output_path: path },
       preview: {
@@ -66,11 +97,15 @@ export const runAlgorithm = defineTool({
         features: main?.info.featureCount ?? null,
         crs: main?.info.crs?.epsg ? `EPSG:${main.info.crs.epsg}` : (main?.info.crs?.name ?? null),
         output: path,
+        runs_in: engine.kind === 'database' ? `the PostGIS database of connection '${engine.connectionId}'` : 'the GIS worker',
+        ...(engine.kind === 'worker' && engine.note ? { note: engine.note } : {}),
       },
     };
   },
   async execute(args, { handles, signal, progress }) {
     const spec = findAlgorithm(args.algorithm)!;
+    const engine = engineFor(spec, resolveLayers(spec, args.params, handles.project), handles.postgis);
+    if (engine.kind === 'database') return runInDatabase(spec, args, engine.connectionId, handles, { signal, progress });
     const params: Record<string, unknown> = { ...args.params };
     for (const key of spec.layerParams) {
       const toSource = (ref: string): string => layerSource(findLayer(handles.project, ref));
@@ -82,12 +117,45 @@ export const runAlgorithm = defineTool({
     return {
       output: result.output,
       feature_count: result.featureCount,
-      notes: result.notes,
+      notes: engine.note ? [engine.note, ...result.notes] : result.notes,
       ...(result.report ? { report: result.report } : {}),
       load_layers: [{ path: result.output, name: args.output_name!, info: result.info }],
     };
   },
 });
+
+/** The run inside PostGIS: the inputs' tables, the other params as checked, a new table out. */
+async function runInDatabase(
+  spec: AlgorithmSpec,
+  args: { params: Record<string, unknown>; output_name?: string | undefined },
+  connectionId: string,
+  handles: Pick<Handles, 'project' | 'postgis'>,
+  ctx: { signal: AbortSignal; progress(fraction: number, message: string): void },
+) {
+  const tables: PgTableName[] = [];
+  const params: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(args.params)) {
+    if (!spec.layerParams.includes(key)) params[key] = value;
+  }
+  for (const key of spec.layerParams) {
+    for (const ref of layerRefs(args.params[key])) {
+      const table = parsePgTable(findLayer(handles.project, ref).sublayer ?? '');
+      if (!table) throw new ToolFailure('invalid_params', `params.${key}: '${ref}' does not name its PostGIS table.`, false);
+      tables.push(table);
+    }
+  }
+  const out = await handles.postgis.pushdown(
+    { connectionId, algorithm: spec.id, tables, params, outputName: args.output_name! },
+    { signal: ctx.signal, progress: ctx.progress },
+  );
+  const output = formatSource({ path: postgisSource(connectionId), sublayer: pgTableSublayer(out) });
+  return {
+    output,
+    feature_count: out.featureCount,
+    notes: [`Ran inside the PostGIS database: the result is the table ${out.schema}.${out.table} there.`, ...out.notes],
+    load_layers: [{ path: output, name: args.output_name! }],
+  };
+}
 
 function resolveLayers(spec: AlgorithmSpec, params: Record<string, unknown>, project: Parameters<typeof findLayer>[0]): Layer[] {
   return spec.layerParams.flatMap((key) =>

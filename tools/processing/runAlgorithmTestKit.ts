@@ -1,5 +1,5 @@
 import type { Layer } from '../../src-shared/domain/layer.js';
-import type { GdalHandle } from '../../src-shared/tools/handles.js';
+import type { GdalHandle, PostgisHandle } from '../../src-shared/tools/handles.js';
 import type { CallParams, CallResult } from '../../src-shared/worker/workerCalls.js';
 import { fakeProject } from '../toolTestFakes.js';
 import { runAlgorithm } from './runAlgorithm.js';
@@ -14,6 +14,8 @@ export type AlgorithmRequest = CallParams<'processing.run'>;
 export function runAlgorithmHarness(
   layers: readonly Layer[],
   answer: (req: AlgorithmRequest) => Omit<CallResult<'processing.run'>, 'info'>,
+  /** The PostGIS side (push-down); by default no connection can run anything. */
+  postgis: PostgisHandle = noPostgis,
 ) {
   const requests: AlgorithmRequest[] = [];
   const project = fakeProject(layers);
@@ -24,7 +26,7 @@ export function runAlgorithmHarness(
       return answer(req);
     },
   } as unknown as GdalHandle;
-  const ctx = { handles: { project, gdal }, caller: 'model' as const, signal: new AbortController().signal, progress: () => {} };
+  const ctx = { handles: { project, gdal, postgis }, caller: 'model' as const, signal: new AbortController().signal, progress: () => {} };
   async function run(args: { algorithm: string; params: Record<string, unknown>; output_name?: string }) {
     const parsed = runAlgorithm.input.parse(args);
     const prepared = await runAlgorithm.prepare!(parsed, ctx);
@@ -33,3 +35,13 @@ export function runAlgorithmHarness(
   }
   return { run };
 }
+
+const unused = () => {
+  throw new Error('no PostGIS in this test');
+};
+const noPostgis: PostgisHandle = {
+  pushdownPlan: () => ({ ok: false, reason: 'no PostGIS connection is saved' }),
+  pushdown: unused,
+  tables: unused,
+  query: unused,
+};

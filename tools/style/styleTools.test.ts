@@ -93,7 +93,7 @@ describe('style tools', { skip }, () => {
   before(async () => {
     worker = new GisWorkerClient(forkLauncher(path.join(ROOT, 'src-main', 'gis-worker', 'workerMain.ts'), ['--import', 'tsx']));
     project = memoryProject();
-    handles = { project, gdal: createGdalHandle(worker), map: {} as Handles['map'] };
+    handles = { project, gdal: createGdalHandle(worker), map: {} as Handles['map'], postgis: {} as Handles['postgis'] };
     for (const [name, file] of [
       ['nc', 'nc.gpkg'],
       ['countries', 'ne_110m_admin_0_countries.json'],

@@ -7,6 +7,7 @@ import { layerItem } from './layerItem.js';
 import { layers } from './layers.js';
 import { map } from './map.js';
 import { plugins } from './plugins.js';
+import { postgis } from './postgis.js';
 import { print } from './print.js';
 import { settings } from './settings.js';
 import { status } from './status.js';
@@ -25,6 +26,7 @@ export const catalogues = {
   layers,
   map,
   plugins,
+  postgis,
   print,
   settings,
   status,
