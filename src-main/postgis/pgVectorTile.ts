@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { THIN_GRID, TILE_FEATURE_CAP, VECTOR_TILE_LAYER } from '../../src-shared/style/vectorTiles.js';
-import { quoteIdentifier as quoteIdent, quoteLiteral } from '../../src-shared/sql/quote.js';
+import { quoteIdentifier as quoteIdent } from '../../src-shared/sql/quote.js';
 
 /** What a server tile needs to know of a table (read once from the catalogue, `describePgInput`). */
 export interface PgTileTable {
@@ -27,6 +27,8 @@ export interface PgTileResult {
 }
 
 const EXTENT = 4096;
+/** The tile's feature id column (the table's key under a name no table column is likely to have). */
+const ID_COLUMN = 'mapwright_fid';
 const BUFFER = 64;
 /** Past this many estimated features a tile reads a row sample rather than every row under it. */
 const SAMPLE_ABOVE = TILE_FEATURE_CAP * 8;
@@ -52,8 +54,9 @@ export async function pgVectorTile(
   const geom = quoteIdent(t.geomColumn);
   const srid = t.srid;
   const table = `${quoteIdent(t.schema)}.${quoteIdent(t.table)}`;
-  const kept = fields.filter((f) => t.columns.includes(f) && f !== t.geomColumn && f !== t.keyColumn);
-  const key = t.keyColumn ? `${quoteIdent(t.keyColumn)} AS ${quoteIdent(t.keyColumn)}, ` : '';
+  // The key travels as the feature id under a name of its own, so a style may still read it as a field.
+  const kept = fields.filter((f) => t.columns.includes(f) && f !== t.geomColumn && f !== ID_COLUMN);
+  const key = t.keyColumn ? `${quoteIdent(t.keyColumn)} AS ${ID_COLUMN}, ` : '';
   const attrs = kept.map((f) => `${quoteIdent(f)}`).join(', ');
   // The tile's envelope in the table's CRS, clamped to what the CRS can express (degrees near the poles).
   const box = `ST_Transform(ST_TileEnvelope($1, $2, $3, margin => ${BUFFER / EXTENT}), ${srid})`;
@@ -81,10 +84,10 @@ export async function pgVectorTile(
       ? `SELECT * FROM (${rows}) r WHERE mvt_geom IS NOT NULL`
       : `SELECT DISTINCT ON (gx, gy) * FROM (SELECT r.*, floor(${cx} / ${cell}) AS gx, floor(${cy} / ${cell}) AS gy, ${size} AS size ` +
         `FROM (${rows}) r WHERE mvt_geom IS NOT NULL) c ORDER BY gx, gy, size DESC`;
-  const columns = [...(t.keyColumn ? [t.keyColumn] : []), ...kept, 'mvt_geom'].map(quoteIdent).join(', ');
+  const columns = [...(t.keyColumn ? [ID_COLUMN] : []), ...kept, 'mvt_geom'].map(quoteIdent).join(', ');
   const sql =
     `WITH picked AS (${picked}) ` +
-    `SELECT ST_AsMVT(tile, '${VECTOR_TILE_LAYER}', ${EXTENT}, 'mvt_geom'${t.keyColumn ? `, ${quoteLiteral(t.keyColumn)}` : ''}) AS pbf, ` +
+    `SELECT ST_AsMVT(tile, '${VECTOR_TILE_LAYER}', ${EXTENT}, 'mvt_geom'${t.keyColumn ? `, '${ID_COLUMN}'` : ''}) AS pbf, ` +
     `(SELECT count(*) FROM picked)::int AS kept FROM (SELECT ${columns} FROM picked) tile`;
   // PostgreSQL's JIT compiles a query whose estimated cost is high (every tile of a large
   // table): 100–300 ms of compiling for a query that runs in less. Off for this transaction.

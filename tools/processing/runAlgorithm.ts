@@ -50,9 +50,9 @@ export const runAlgorithm = defineTool({
   icon: 'cog',
   title: 'Run processing algorithm',
   description:
-    'Runs one processing algorithm (processing_list, processing_describe) in the GIS worker, with progress; Stop ' +
-    'cancels it. When every input is a table of one PostGIS connection with a results schema, it runs in that database and the result is a table there. The result is written as a new file in the project outputs folder (sources are never modified) ' +
-    'and loaded as a new layer. Distances are in the input layer CRS units and are refused on degree-based layers ' +
+    'Runs one processing algorithm (processing_list, processing_describe) with progress; Stop cancels it. The result ' +
+    'is a new file in the project outputs folder (sources are never modified), or, when every input is a table of one ' +
+    'PostGIS connection with a results schema, a new table made inside that database; it is loaded as a new layer. Distances are in the input layer CRS units and are refused on degree-based layers ' +
     'with the reprojection to run first. Returns the output path, the new layer name, the feature count, notes to ' +
     'pass on, and for some algorithms a structured `report` (join_by_field: unmatched and duplicated keys).',
   input: Input,
@@ -98,6 +98,8 @@ export const runAlgorithm = defineTool({
         crs: main?.info.crs?.epsg ? `EPSG:${main.info.crs.epsg}` : (main?.info.crs?.name ?? null),
         output: path,
         runs_in: engine.kind === 'database' ? `the PostGIS database of connection '${engine.connectionId}'` : 'the GIS worker',
+        // The free name is found on the server when the run starts (nothing is asked of it before approval).
+        ...(engine.kind === 'database' ? { output_table: `a new table; if ${engine.outputSchema}.${name} is taken, ${name}_2, _3…` } : {}),
         ...(engine.kind === 'worker' && engine.note ? { note: engine.note } : {}),
       },
     };
