@@ -31,6 +31,22 @@ const GDAL_KEYWORDS = /\b(tables|schemas|active_schema)\s*=/i;
  * without a password the `.pgpass` file is not read. Never shown to anyone: it holds the password.
  */
 export function pgOpenString(connectionId: string, table: PgTableName): string {
+  const conninfo = pgConninfo(connectionId);
+  const plain = /^[A-Za-z_][A-Za-z0-9_]*$/;
+  return plain.test(table.schema) && plain.test(table.table) ? `PG:${conninfo} tables=${table.schema}.${table.table}` : `PG:${conninfo}`;
+}
+
+/**
+ * The `PG:` string that opens a saved connection for writing a new table (an export): the
+ * same quoted, complete values as `pgOpenString`, without `tables=` (the table does not exist
+ * yet). Never shown to anyone: it holds the password.
+ */
+export function pgWriteString(connectionId: string): string {
+  return `PG:${pgConninfo(connectionId)}`;
+}
+
+/** Every libpq value of a saved connection, quoted; refused when GDAL would strip part of one. */
+function pgConninfo(connectionId: string): string {
   const access = known.get(connectionId);
   if (!access) throw new BadInputError(`There is no saved PostGIS connection '${connectionId}'`);
   const values: [string, string][] = [
@@ -47,9 +63,7 @@ export function pgOpenString(connectionId: string, table: PgTableName): string {
     throw new BadInputError(
       `The PostGIS connection '${connectionId}' cannot be opened by GDAL: one of its values contains 'tables=', 'schemas=' or 'active_schema='`,
     );
-  const conninfo = values.map(([k, v]) => `${k}=${quote(v)}`).join(' ');
-  const plain = /^[A-Za-z_][A-Za-z0-9_]*$/;
-  return plain.test(table.schema) && plain.test(table.table) ? `PG:${conninfo} tables=${table.schema}.${table.table}` : `PG:${conninfo}`;
+  return values.map(([k, v]) => `${k}=${quote(v)}`).join(' ');
 }
 
 /** Removes a connection's password from a message GDAL or libpq wrote. */

@@ -4,6 +4,7 @@ import { DISPLAY_CALLS } from './displayCalls.js';
 import { EDIT_CALLS } from './editCalls.js';
 import { INSPECT_CALLS } from './inspectCalls.js';
 import { LAYER_CALLS } from './layerCalls.js';
+import { POSTGIS_CALLS } from './postgisCalls.js';
 import { PROCESSING_CALLS } from './processingCalls.js';
 import { STYLE_CALLS } from './styleCalls.js';
 
@@ -21,6 +22,7 @@ export const WORKER_CALLS = {
   ...PROCESSING_CALLS,
   ...EDIT_CALLS,
   ...CRS_CALLS,
+  ...POSTGIS_CALLS,
 };
 
 export type WorkerCallName = keyof typeof WORKER_CALLS;

@@ -16,10 +16,10 @@ describe('layers family: the notice face of layers.load', () => {
     assert.equal(notice({ layers: [{ name: 'a' }, { name: 'b' }] }), null);
     assert.equal(notice(null), null);
   });
-  it('no other tool of the family announces itself', () => {
+  it('no other tool of the family announces itself (but an export to PostGIS, which writes to a server)', () => {
     assert.deepEqual(
       layerTools.filter((t) => t.notice).map((t) => t.id),
-      ['layers.load'],
+      ['layers.load', 'layers.export_postgis'],
     );
   });
 });

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
+import { exportPostgis } from './exportPostgis.js';
 import { loadLayer } from './loadLayer.js';
 import { locateLayer } from './locateLayer.js';
 import { moveLayer } from './moveLayer.js';
@@ -20,4 +21,5 @@ export const layerTools: readonly ToolDefinition[] = [
   zoomToLayer,
   locateLayer,
   postgisTables,
+  exportPostgis,
 ];

@@ -4,6 +4,7 @@ import { DISPLAY_FUNCTIONS, TABLE_FUNCTIONS } from './displayFunctions.js';
 import { EDIT_FUNCTIONS } from './editFunctions.js';
 import { INSPECT_FUNCTIONS } from './inspectFunctions.js';
 import { LAYERS_FUNCTIONS } from './layersFunctions.js';
+import { POSTGIS_FUNCTIONS } from './postgisFunctions.js';
 import { PROCESSING_FUNCTIONS } from './processingFunctions.js';
 import { STYLE_FUNCTIONS } from './styleFunctions.js';
 import type { WorkerFunction } from './types.js';
@@ -21,4 +22,5 @@ export const WORKER_FUNCTIONS: { [F in WorkerCallName]: WorkerFunction<F> } = {
   ...PROCESSING_FUNCTIONS,
   ...EDIT_FUNCTIONS,
   ...CRS_FUNCTIONS,
+  ...POSTGIS_FUNCTIONS,
 };

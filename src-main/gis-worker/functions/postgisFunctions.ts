@@ -1,0 +1,13 @@
+import { describeSource } from '../describeSource.js';
+import { exportToPostgis } from '../postgisExport.js';
+import { savePostgisQuery } from '../postgisSaveQuery.js';
+import type { WorkerFamily } from './types.js';
+
+/** The postgis family (src-shared/worker/postgisCalls.ts). */
+export const POSTGIS_FUNCTIONS: WorkerFamily<'postgis'> = {
+  'postgis.export': (a, ctx) => exportToPostgis(a, ctx),
+  'postgis.save_query': async (a, ctx) => {
+    const saved = await savePostgisQuery(a, ctx);
+    return { ...saved, info: await describeSource(saved.output, ctx.signal) };
+  },
+};
