@@ -45,6 +45,7 @@ const ALLOWED = new Set(
     'geotiff',
     'flatgeobuf',
     'geopackage',
+    'postgis',
     'dem',
     'km',
     'ha',
