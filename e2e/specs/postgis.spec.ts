@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import type { Locator } from 'playwright-core';
-import { startPgTestCluster, type PgTestCluster } from '../../src-main/postgis/testing/pgTestCluster.js';
+import type { PgTestCluster } from '../../src-main/postgis/testing/pgTestCluster.js';
+import { pgClusterSuite } from '../../src-main/postgis/testing/pgTestSuite.js';
 import { type SharedApp, useAppSession } from '../support/appSession.js';
 import { BridgeSocket } from '../support/bridgeSocket.js';
+import { postgisPanel } from '../support/postgisPanel.js';
 import { gisFixtures } from '../support/webHost.js';
 
 interface TileResponse {
@@ -21,21 +23,8 @@ interface TileResponse {
  * password is reported as such. Without the server binaries every test skips and says why.
  */
 describe('the PostGIS panel: connect, test, browse and load from a real server', () => {
-  let cluster: PgTestCluster | null = null;
-  let skipReason = '';
-  before(async () => {
-    const started = await startPgTestCluster({ ncGpkg: join(gisFixtures, 'nc.gpkg') });
-    if ('skip' in started) {
-      skipReason = `PostGIS e2e skipped: ${started.skip}`;
-      console.log(skipReason);
-      return;
-    }
-    cluster = started;
-    console.log(`PostGIS test cluster ${cluster.version} on 127.0.0.1:${cluster.port}`, cluster.timings);
-  });
-  after(async () => {
-    await cluster?.stop();
-  });
+  const pg = pgClusterSuite({ ncGpkg: join(gisFixtures, 'nc.gpkg') });
+  const need = (t: TestContext) => pg.need(t);
 
   const session = useAppSession({ homePrefix: 'mapwright-e2e-postgis-' });
   let { page, app } = {} as SharedApp;
@@ -43,7 +32,7 @@ describe('the PostGIS panel: connect, test, browse and load from a real server',
   const tiles: TileResponse[] = [];
 
   before(async () => {
-    if (!cluster) return;
+    if (!(await pg.ready())) return;
     ({ page, app } = await session.openApp({
       beforeOpen: (p) =>
         p.on('response', (r) => {
@@ -54,39 +43,14 @@ describe('the PostGIS panel: connect, test, browse and load from a real server',
   });
   after(() => bridge?.close());
 
-  const need = (t: TestContext): PgTestCluster | null => {
-    if (!cluster) t.skip(skipReason || 'no test cluster');
-    return cluster;
-  };
-  const item = (name: string): Locator => page.locator(`[data-testid="postgis-connection-item"][data-name="${name}"]`);
-  const tableRow = (conn: Locator, schema: string, table: string): Locator =>
-    conn.locator(`[data-testid="postgis-table-item"][data-schema="${schema}"][data-table="${table}"]`);
+  const panel = postgisPanel(() => page);
+  const { item, tableRow } = panel;
+  const openPanel = panel.open;
   const layerItem = (part: string): Locator => page.locator(`[data-testid="layer-item"][data-layer-name*="${part}"]`);
   const projectLayers = async () =>
     (await bridge.call<{ layers: { id: string; name: string; source: string; sublayer: string | null }[] }>('project/get')).layers;
 
-  async function openPanel(): Promise<void> {
-    if ((await page.getByTestId('postgis-panel').count()) === 0) await page.getByTestId('postgis-open').click();
-    await page.getByTestId('postgis-panel').waitFor();
-  }
-
-  async function addConnection(c: PgTestCluster, name: string, password: string): Promise<Locator> {
-    await page.getByTestId('postgis-add').click();
-    const form = page.getByTestId('postgis-form');
-    await form.waitFor();
-    await page.getByTestId('postgis-name').fill(name);
-    await page.getByTestId('postgis-host').fill(c.host);
-    await page.getByTestId('postgis-port').fill(String(c.port));
-    await page.getByTestId('postgis-database').fill(c.database);
-    await page.getByTestId('postgis-user').fill(c.user);
-    await page.getByTestId('postgis-password').fill(password);
-    await page.getByTestId('postgis-sslmode').selectOption('disable');
-    await page.getByTestId('postgis-save').click();
-    await form.waitFor({ state: 'detached' });
-    const saved = item(name);
-    await saved.waitFor();
-    return saved;
-  }
+  const addConnection = (c: PgTestCluster, name: string, password: string) => panel.addConnection(c, { name, password });
 
   it('adds a connection (main refuses a bad host by name), and tests it: the server and PostGIS versions', async (t) => {
     const c = need(t);

@@ -4,10 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
-import type { Locator } from 'playwright-core';
-import { startPgTestCluster, type PgTestCluster } from '../../src-main/postgis/testing/pgTestCluster.js';
+import type { PgTestCluster } from '../../src-main/postgis/testing/pgTestCluster.js';
+import { pgClusterSuite } from '../../src-main/postgis/testing/pgTestSuite.js';
 import { type SharedApp, useAppSession } from '../support/appSession.js';
 import { BridgeSocket } from '../support/bridgeSocket.js';
+import { postgisPanel } from '../support/postgisPanel.js';
 import { lastToolResult } from '../support/modelRequests.js';
 import { gisFixtures } from '../support/webHost.js';
 
@@ -33,48 +34,32 @@ interface ToolResultBody {
  * table; a stopped one leaves none. Without the server binaries every test skips and says why.
  */
 describe('PostGIS push-down: a buffer run inside the database, with approval', () => {
-  let cluster: PgTestCluster | null = null;
-  let skipReason = '';
-  let work = '';
-  before(async () => {
-    const started = await startPgTestCluster({ ncGpkg: join(gisFixtures, 'nc.gpkg'), points: false });
-    if ('skip' in started) {
-      skipReason = `PostGIS push-down e2e skipped: ${started.skip}`;
-      console.log(skipReason);
-      return;
-    }
-    cluster = started;
-    work = mkdtempSync(join(tmpdir(), 'mapwright-e2e-pgpd-'));
-    const t0 = performance.now();
-    const db = await cluster.admin();
-    try {
-      // The counties in UTM 17N (metres): a buffer in metres is refused on the NAD27 degrees.
-      await db.query(`
+  // The counties in UTM 17N (metres): a buffer in metres is refused on the NAD27 degrees. And
+  // 200,000 points over North Carolina in UTM 17N: a dissolved buffer of them takes a while (Stop).
+  const pg = pgClusterSuite({
+    ncGpkg: join(gisFixtures, 'nc.gpkg'),
+    points: false,
+    setupSql: `
         CREATE TABLE nc_utm AS
           SELECT fid, name, ST_Transform(geom, 32617)::geometry(MultiPolygon, 32617) AS geom FROM nc_counties;
         ALTER TABLE nc_utm ADD PRIMARY KEY (fid);
         CREATE INDEX ON nc_utm USING gist (geom);
         ANALYZE nc_utm;
-        CREATE SCHEMA results;`);
-      // 200,000 points over North Carolina in UTM 17N: a dissolved buffer of them takes a while (Stop).
-      await db.query(`
+        CREATE SCHEMA results;
+
         CREATE TABLE pts_utm AS
           SELECT g AS id, ST_SetSRID(ST_MakePoint(300000 + random() * 600000, 3750000 + random() * 300000), 32617)::geometry(Point, 32617) AS geom
           FROM generate_series(1, 200000) AS g;
         ALTER TABLE pts_utm ADD PRIMARY KEY (id);
         CREATE INDEX ON pts_utm USING gist (geom);
-        ANALYZE pts_utm;`);
-    } finally {
-      await db.end();
-    }
-    console.log(
-      `PostGIS test cluster ${cluster.version} on 127.0.0.1:${cluster.port}`,
-      cluster.timings,
-      `tables: ${Math.round(performance.now() - t0)} ms`,
-    );
+        ANALYZE pts_utm;`,
   });
-  after(async () => {
-    await cluster?.stop();
+  const need = (t: TestContext) => pg.need(t);
+  let work = '';
+  before(() => {
+    work = mkdtempSync(join(tmpdir(), 'mapwright-e2e-pgpd-'));
+  });
+  after(() => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
@@ -84,19 +69,13 @@ describe('PostGIS push-down: a buffer run inside the database, with approval', (
   let connectionId = '';
 
   before(async () => {
-    if (!cluster) return;
+    if (!(await pg.ready())) return;
     ({ page, app, model } = await session.openApp());
     bridge = await BridgeSocket.connect(session.host.url);
   });
   after(() => bridge?.close());
 
-  const need = (t: TestContext): PgTestCluster | null => {
-    if (!cluster) t.skip(skipReason || 'no test cluster');
-    return cluster;
-  };
-  const item = (name: string): Locator => page.locator(`[data-testid="postgis-connection-item"][data-name="${name}"]`);
-  const tableRow = (conn: Locator, schema: string, table: string): Locator =>
-    conn.locator(`[data-testid="postgis-table-item"][data-schema="${schema}"][data-table="${table}"]`);
+  const panel = postgisPanel(() => page);
   const projectLayers = async () => (await bridge.call<{ layers: ProjectLayer[] }>('project/get')).layers;
   const layerOf = async (schema: string, table: string) => (await projectLayers()).find((l) => l.sublayer === `${schema}.${table}`);
   /** The results schema's tables on the server, by name. */
@@ -110,20 +89,9 @@ describe('PostGIS push-down: a buffer run inside the database, with approval', (
     }
   };
 
-  async function openPanel(): Promise<void> {
-    if ((await page.getByTestId('postgis-panel').count()) === 0) await page.getByTestId('postgis-open').click();
-    await page.getByTestId('postgis-panel').waitFor();
-  }
-
   /** Loads `public.<table>` from the panel (the person's own action: no dialog); returns its layer. */
   async function loadFromPanel(table: string): Promise<ProjectLayer> {
-    await openPanel();
-    const conn = item('Push-down cluster');
-    if ((await conn.getByTestId('postgis-table-list').count()) === 0) await conn.getByTestId('postgis-browse').click();
-    await conn.getByTestId('postgis-table-list').waitFor({ timeout: 20_000 });
-    const row = tableRow(conn, 'public', table);
-    await row.getByTestId('postgis-load').click();
-    await row.locator('[data-testid="postgis-loaded"], [data-testid="postgis-error"]').first().waitFor({ timeout: 120_000 });
+    const row = await panel.load('Push-down cluster', 'public', table);
     const failed = row.getByTestId('postgis-error');
     assert.equal(await failed.count(), 0, `load failed: ${(await failed.count()) ? await failed.innerText() : ''}`);
     const layer = await layerOf('public', table);
@@ -135,21 +103,8 @@ describe('PostGIS push-down: a buffer run inside the database, with approval', (
   it('adds a connection with the results schema and loads nc_utm from the panel', async (t) => {
     const c = need(t);
     if (!c) return;
-    await openPanel();
-    await page.getByTestId('postgis-add').click();
-    const form = page.getByTestId('postgis-form');
-    await form.waitFor();
-    await page.getByTestId('postgis-name').fill('Push-down cluster');
-    await page.getByTestId('postgis-host').fill(c.host);
-    await page.getByTestId('postgis-port').fill(String(c.port));
-    await page.getByTestId('postgis-database').fill(c.database);
-    await page.getByTestId('postgis-user').fill(c.user);
-    await page.getByTestId('postgis-password').fill(c.password);
-    await page.getByTestId('postgis-sslmode').selectOption('disable');
-    await page.getByTestId('postgis-output-schema').fill('results');
-    await page.getByTestId('postgis-save').click();
-    await form.waitFor({ state: 'detached' });
-    await item('Push-down cluster').waitFor();
+    await panel.open();
+    await panel.addConnection(c, { name: 'Push-down cluster', password: c.password, outputSchema: 'results' });
 
     const listed = await bridge.call<{ connections: { id: string; name: string; outputSchema: string | null }[] }>('postgis/connections');
     const saved = listed.connections.find((x) => x.name === 'Push-down cluster');

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, it, type TestContext } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import type { ApprovalRequest } from '../../src-shared/domain/chat.js';
-import type { PgConnectionSpec } from '../../src-shared/domain/pgConnection.js';
 import { sqlQuery } from '../../tools/inspect/sqlQuery.js';
 import { fixtures } from '../composition/testApp.js';
 import { ApprovalBroker } from '../tool-host/approvalBroker.js';
@@ -12,27 +11,18 @@ import { ToolRegistry } from '../tool-host/toolRegistry.js';
 import { pgOrigin } from './pgOrigin.js';
 import { PgQueryError, runReadOnlyQuery, type ReadOnlyQueryOptions } from './pgReadOnlyQuery.js';
 import { createPostgisHandle } from './postgisHandle.js';
-import { startPgTestCluster, type PgTestCluster } from './testing/pgTestCluster.js';
+import type { PgTestCluster } from './testing/pgTestCluster.js';
+import { pgClusterSuite, testConnectionSpec } from './testing/pgTestSuite.js';
 
 /**
  * `inspect_sql` on a connection against a real PostgreSQL + PostGIS started for this file
  * (testing/pgTestCluster.ts); without the server binaries every test skips and says why.
  */
-let cluster: PgTestCluster | null = null;
-let skipReason = '';
 const READER_PASSWORD = 'reader-pw-123';
-
-before(async () => {
-  const result = await startPgTestCluster({ ncGpkg: join(fixtures, 'nc.gpkg'), points: false });
-  if ('skip' in result) {
-    skipReason = `PostGIS tests skipped: ${result.skip}`;
-    console.log(skipReason);
-    return;
-  }
-  cluster = result;
-  const admin = await cluster.admin();
-  try {
-    await admin.query(`
+const pg = pgClusterSuite({
+  ncGpkg: join(fixtures, 'nc.gpkg'),
+  points: false,
+  setupSql: `
       CREATE TABLE places (id serial PRIMARY KEY, name text, geog geography(Point, 4326), big bigint, price numeric, doc jsonb, raw bytea);
       INSERT INTO places (name, geog, big, price, doc, raw) VALUES
         ('Raleigh', 'SRID=4326;POINT(-78.64 35.78)', 9007199254740993, 12.50, '{"a": [1, 2]}', '\\x000102');
@@ -40,30 +30,10 @@ before(async () => {
       CREATE FUNCTION write_one() RETURNS int LANGUAGE sql AS 'INSERT INTO written VALUES (1) RETURNING x';
       CREATE TABLE secret (x int);
       CREATE ROLE reader LOGIN PASSWORD '${READER_PASSWORD}';
-      GRANT SELECT ON nc_counties, places TO reader;`);
-  } finally {
-    await admin.end();
-  }
+      GRANT SELECT ON nc_counties, places TO reader;`,
 });
-after(async () => {
-  await cluster?.stop();
-});
-
-function need(t: TestContext): PgTestCluster | null {
-  if (!cluster) t.skip(skipReason || 'no test cluster');
-  return cluster;
-}
-const specOf = (c: PgTestCluster, over: Partial<PgConnectionSpec> = {}): PgConnectionSpec => ({
-  id: 'test',
-  name: 'Test cluster',
-  host: c.host,
-  port: c.port,
-  database: c.database,
-  user: c.user,
-  sslmode: 'disable',
-  outputSchema: null,
-  ...over,
-});
+const need = (t: TestContext) => pg.need(t);
+const specOf = testConnectionSpec;
 const OPTS: ReadOnlyQueryOptions = { limit: 100, includeGeometry: false, maxChars: 60_000 };
 const query = (c: PgTestCluster, sql: string, opts: Partial<ReadOnlyQueryOptions> = {}) =>
   runReadOnlyQuery(specOf(c), c.password, sql, { ...OPTS, ...opts });

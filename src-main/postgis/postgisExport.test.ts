@@ -6,7 +6,8 @@ import type { ApprovalRequest } from '../../src-shared/domain/chat.js';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import type { PgConnectionListed } from '../../src-shared/domain/pgConnection.js';
 import { fixtures, haveFixtures, startApp } from '../composition/testApp.js';
-import { startPgTestCluster, type PgTestCluster } from './testing/pgTestCluster.js';
+import { quoteIdentifier } from '../../src-shared/sql/quote.js';
+import { pgClusterSuite, saveTestConnection } from './testing/pgTestSuite.js';
 
 /**
  * `layers.export_postgis` (issue 16) through the whole main process against a real server:
@@ -14,40 +15,29 @@ import { startPgTestCluster, type PgTestCluster } from './testing/pgTestCluster.
  * what main told it, an existing table is never replaced without `overwrite` (which asks as
  * destructive), names round-trip exactly, and no error carries a password.
  */
-let cluster: PgTestCluster | null = null;
-let skipReason = '';
-type App = Awaited<ReturnType<typeof startApp>>;
-let app: App;
-let conn: PgConnectionListed;
-let nc: Layer;
-
 const NC = join(fixtures, 'nc.gpkg');
 const HOSTILE_SCHEMA = `we"ird; sch'ema`;
 const HOSTILE_TABLE = `"; DROP TABLE nc_counties; --`;
 const WRONG_PASSWORD = 'Wr0ng-pa55-Zq9x';
 
+const pg = pgClusterSuite({
+  ncGpkg: NC,
+  points: false,
+  setupSql: `CREATE SCHEMA results; CREATE SCHEMA ${quoteIdentifier(HOSTILE_SCHEMA)}`,
+});
+const need = (t: TestContext) => pg.need(t);
+type App = Awaited<ReturnType<typeof startApp>>;
+let app: App;
+let conn: PgConnectionListed;
+let nc: Layer;
+
 type Result = { ok: boolean; data?: Record<string, unknown>; error?: { code: string; message: string; hint?: string } };
 
 before(async () => {
-  if (!haveFixtures) {
-    skipReason = `no fixtures at ${fixtures}`;
-    return;
-  }
-  const result = await startPgTestCluster({ ncGpkg: NC, points: false });
-  if ('skip' in result) {
-    skipReason = `PostGIS tests skipped: ${result.skip}`;
-    console.log(skipReason);
-    return;
-  }
-  cluster = result;
-  const admin = await cluster.admin();
-  try {
-    await admin.query(`CREATE SCHEMA results; CREATE SCHEMA "${HOSTILE_SCHEMA.replace(/"/g, '""')}"`);
-  } finally {
-    await admin.end();
-  }
+  const c = haveFixtures ? await pg.ready() : null;
+  if (!c) return;
   app = await startApp(null);
-  conn = await save('Test', cluster.password, 'results');
+  conn = await save('Test', c.password, 'results');
   // The project's layer, loaded as the person would (a typed path asks).
   const loading = app.services.invoke('entries/trigger', { entry: 'layers.load', params: { path: NC } });
   await approve();
@@ -56,22 +46,10 @@ before(async () => {
 });
 after(async () => {
   await app?.services.close();
-  await cluster?.stop();
 });
 
-async function save(name: string, password: string, outputSchema: string | null): Promise<PgConnectionListed> {
-  const c = cluster!;
-  const saved = (await app.services.invoke('postgis/save-connection', {
-    connection: { name, host: c.host, port: c.port, database: c.database, user: c.user, sslmode: 'disable', outputSchema },
-    password,
-  })) as { connection: PgConnectionListed };
-  return saved.connection;
-}
-
-function need(t: TestContext): PgTestCluster | null {
-  if (!cluster) t.skip(skipReason || 'no test cluster');
-  return cluster;
-}
+const save = (name: string, password: string, outputSchema: string | null): Promise<PgConnectionListed> =>
+  saveTestConnection(app.services, pg.cluster!, { name, outputSchema }, password);
 
 async function approve(): Promise<ApprovalRequest> {
   const asked = await app.approval();
@@ -87,7 +65,7 @@ async function exportLayer(params: Record<string, unknown>): Promise<{ asked: Ap
 }
 
 async function sql<T>(text: string, values: unknown[] = []): Promise<T[]> {
-  const admin = await cluster!.admin();
+  const admin = await pg.cluster!.admin();
   try {
     return (await admin.query(text, values)).rows as T[];
   } finally {

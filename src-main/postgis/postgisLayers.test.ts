@@ -8,7 +8,7 @@ import type { Layer } from '../../src-shared/domain/layer.js';
 import type { PgConnectionListed } from '../../src-shared/domain/pgConnection.js';
 import { TILE_FEATURE_CAP, VECTOR_TILE_LAYER } from '../../src-shared/style/vectorTiles.js';
 import { fixtures, startApp } from '../composition/testApp.js';
-import { startPgTestCluster, type PgTestCluster } from './testing/pgTestCluster.js';
+import { pgClusterSuite, saveTestConnection } from './testing/pgTestSuite.js';
 
 /**
  * PostGIS tables as project layers (issue 16), through the whole main process against a real
@@ -16,44 +16,20 @@ import { startPgTestCluster, type PgTestCluster } from './testing/pgTestCluster.
  * driver with what main told it, large tables are drawn from tiles the server makes, and the
  * agent's first use of a connection asks (then the project remembers its server).
  */
-let cluster: PgTestCluster | null = null;
-let skipReason = '';
-type App = Awaited<ReturnType<typeof startApp>>;
-let app: App;
+const pg = pgClusterSuite({ ncGpkg: join(fixtures, 'nc.gpkg') });
+const need = (t: TestContext) => pg.need(t);
+let app: Awaited<ReturnType<typeof startApp>>;
 let conn: PgConnectionListed;
 
 before(async () => {
-  const result = await startPgTestCluster({ ncGpkg: join(fixtures, 'nc.gpkg') });
-  if ('skip' in result) {
-    skipReason = `PostGIS tests skipped: ${result.skip}`;
-    console.log(skipReason);
-    return;
-  }
-  cluster = result;
+  const c = await pg.ready();
+  if (!c) return;
   app = await startApp(null);
-  const saved = (await app.services.invoke('postgis/save-connection', {
-    connection: {
-      name: 'Test',
-      host: cluster.host,
-      port: cluster.port,
-      database: cluster.database,
-      user: cluster.user,
-      sslmode: 'disable',
-      outputSchema: null,
-    },
-    password: cluster.password,
-  })) as { connection: PgConnectionListed };
-  conn = saved.connection;
+  conn = await saveTestConnection(app.services, c);
 });
 after(async () => {
   await app?.services.close();
-  await cluster?.stop();
 });
-
-function need(t: TestContext): PgTestCluster | null {
-  if (!cluster) t.skip(skipReason || 'no test cluster');
-  return cluster;
-}
 const layers = async () => ((await app.services.invoke('project/get', {})) as { layers: Layer[] }).layers;
 const tileOf = (body: unknown) => new VectorTile(new Protobuf(body as Uint8Array)).layers[VECTOR_TILE_LAYER];
 

@@ -7,58 +7,25 @@ import type { PgConnectionListed } from '../../src-shared/domain/pgConnection.js
 import type { ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
 import { fixtures, startApp } from '../composition/testApp.js';
 import { scriptedModelSuite } from '../model/scriptedModelSuite.js';
-import { startPgTestCluster, type PgTestCluster } from './testing/pgTestCluster.js';
+import { pgClusterSuite, saveTestConnection } from './testing/pgTestSuite.js';
 
 /**
  * `inspect_save_query` with a connection (issue 16): a server query's whole result kept as a
  * local GeoPackage layer, run read-only — a function that writes fails even though the SQL
  * check cannot see inside it.
  */
-let cluster: PgTestCluster | null = null;
-let skipReason = '';
+const pg = pgClusterSuite({
+  ncGpkg: join(fixtures, 'nc.gpkg'),
+  points: false,
+  setupSql: `CREATE TABLE audit_log (at timestamptz);
+    CREATE FUNCTION mw_note() RETURNS int LANGUAGE sql AS $$ INSERT INTO audit_log VALUES (now()) RETURNING 1 $$;`,
+});
+const need = (t: TestContext) => pg.need(t);
 let app: Awaited<ReturnType<typeof startApp>>;
 let conn: PgConnectionListed;
-
-before(async () => {
-  const result = await startPgTestCluster({ ncGpkg: join(fixtures, 'nc.gpkg'), points: false });
-  if ('skip' in result) {
-    skipReason = `PostGIS tests skipped: ${result.skip}`;
-    console.log(skipReason);
-    return;
-  }
-  cluster = result;
-  const admin = await cluster.admin();
-  try {
-    await admin.query(`CREATE TABLE audit_log (at timestamptz);
-      CREATE FUNCTION mw_note() RETURNS int LANGUAGE sql AS $$ INSERT INTO audit_log VALUES (now()) RETURNING 1 $$;`);
-  } finally {
-    await admin.end();
-  }
-  app = await startApp(null);
-  conn = (
-    (await app.services.invoke('postgis/save-connection', {
-      connection: {
-        name: 'Test',
-        host: cluster.host,
-        port: cluster.port,
-        database: cluster.database,
-        user: cluster.user,
-        sslmode: 'disable',
-        outputSchema: null,
-      },
-      password: cluster.password,
-    })) as { connection: PgConnectionListed }
-  ).connection;
-});
 after(async () => {
   await app?.services.close();
-  await cluster?.stop();
 });
-
-function need(t: TestContext): PgTestCluster | null {
-  if (!cluster) t.skip(skipReason || 'no test cluster');
-  return cluster;
-}
 
 let model: ScriptedModelServer;
 let runs = 0;
@@ -83,22 +50,10 @@ async function saveQuery(sql: string, name: string, approve = true) {
 describe('inspect_save_query on a PostGIS connection', () => {
   scriptedModelSuite((started) => (model = started));
   before(async () => {
-    if (!cluster) return;
+    const c = await pg.ready();
+    if (!c) return;
     app = await startApp(model);
-    conn = (
-      (await app.services.invoke('postgis/save-connection', {
-        connection: {
-          name: 'Test',
-          host: cluster.host,
-          port: cluster.port,
-          database: cluster.database,
-          user: cluster.user,
-          sslmode: 'disable',
-          outputSchema: null,
-        },
-        password: cluster.password,
-      })) as { connection: PgConnectionListed }
-    ).connection;
+    conn = await saveTestConnection(app.services, c);
   });
 
   it('keeps the whole result of a server query as a local GeoPackage layer, the same rows as the server counts', async (t) => {

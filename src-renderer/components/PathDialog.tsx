@@ -40,8 +40,8 @@ export function PathDialog(props: {
     props.onSubmit(props.path.trim());
   }
   return (
-    <div className="add-data" role="dialog" aria-label={props.title} data-testid={ids.dialog} data-mode={props.mode}>
-      <header className="add-data__head">
+    <div className="popover add-data" role="dialog" aria-label={props.title} data-testid={ids.dialog} data-mode={props.mode}>
+      <header className="popover__head">
         <strong>{props.title}</strong>
         <button type="button" className="icon-btn" aria-label={t('close')} data-testid={ids.close} onClick={props.onClose}>
           ✕

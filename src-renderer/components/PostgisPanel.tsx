@@ -48,8 +48,8 @@ export function PostgisPanel({ onClose }: { onClose(): void }) {
   }, []);
 
   return (
-    <div className="postgis-panel" role="dialog" aria-label={t('title')} data-testid="postgis-panel">
-      <header className="postgis-panel__head">
+    <div className="popover postgis-panel" role="dialog" aria-label={t('title')} data-testid="postgis-panel">
+      <header className="popover__head">
         <strong>{t('title')}</strong>
         <button type="button" className="icon-btn" aria-label={t('closePanel')} data-testid="postgis-close" onClick={onClose}>
           ✕

@@ -20,24 +20,7 @@ export function resolveFields(requested: readonly string[], available: readonly 
   });
 }
 
-/**
- * Names for fields added next to `taken` ones: a clash (SQLite compares column names without
- * case) gets _2, _3, …
- */
-export class NameAllocator {
-  private readonly used = new Set<string>();
-
-  constructor(taken: Iterable<string> = []) {
-    for (const name of taken) this.used.add(name.toLowerCase());
-  }
-
-  take(wanted: string): string {
-    let name = wanted;
-    for (let i = 2; this.used.has(name.toLowerCase()); i++) name = `${wanted}_${i}`;
-    this.used.add(name.toLowerCase());
-    return name;
-  }
-}
+export { NameAllocator } from '../../../src-shared/text/nameAllocator.js';
 
 /** `alias."field"` for each field, renamed where the output name differs. */
 export function selectList(alias: string, fields: readonly FieldSpec[], outNames?: readonly string[]): string[] {

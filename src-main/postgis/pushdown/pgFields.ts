@@ -1,5 +1,8 @@
 import type pg from 'pg';
 import { PushdownError } from './types.js';
+import { editDistance } from '../../../src-shared/text/editDistance.js';
+
+export { NameAllocator } from '../../../src-shared/text/nameAllocator.js';
 
 /**
  * A table's attribute columns as the local algorithms see them through GDAL: every column but
@@ -86,33 +89,4 @@ export function nearestNames(name: string, names: readonly string[]): string[] {
     .sort((x, y) => x.d - y.d)
     .slice(0, 3)
     .map((x) => x.n);
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
-}
-
-/**
- * Names for output columns next to `taken` ones: a clash gets _2, _3, … (compared ignoring
- * case, as the worker does, so the two engines name the same fields alike).
- */
-export class NameAllocator {
-  private readonly used = new Set<string>();
-
-  constructor(taken: Iterable<string> = []) {
-    for (const name of taken) this.used.add(name.toLowerCase());
-  }
-
-  take(wanted: string): string {
-    let name = wanted;
-    for (let i = 2; this.used.has(name.toLowerCase()); i++) name = `${wanted}_${i}`;
-    this.used.add(name.toLowerCase());
-    return name;
-  }
 }
