@@ -25,10 +25,7 @@ import { PluginHost } from '../plugins/pluginHost.js';
 import { pinCurrentVersions } from '../plugins/pluginPins.js';
 import { startMcpEndpoints, type McpServing } from '../mcp-server/mcpEndpoints.js';
 import { ToolListWatch } from '../mcp-server/toolListWatch.js';
-import { createPostgisHandlers } from '../postgis/postgisHandlers.js';
-import { databasesForWorker, pgOrigin } from '../postgis/pgOrigin.js';
-import { PgSessions } from '../postgis/pgSessions.js';
-import { createPgTileService } from '../postgis/pgTileService.js';
+import { createPostgisServices } from '../postgis/postgisServices.js';
 
 const VERSION = '0.1.0';
 
@@ -145,17 +142,15 @@ export async function createServices(options: ServicesOptions): Promise<Services
     secrets: options.secretStore,
     sqliteNativeBinding: options.sqliteNativeBinding,
   });
-  // The GIS worker opens `postgis://<id>` sources only with what main tells it (issue 16);
-  // main's own sessions (server tiles) start over with the new list too.
-  const pgSessions = new PgSessions(models.postgis);
-  const serverTiles = createPgTileService(pgSessions);
-  const databasesChanged = () => {
-    worker.setDatabases(databasesForWorker(models.postgis));
-    pgSessions.reset();
-    serverTiles.reset();
-  };
-  databasesChanged();
-  const stopDatabaseWatch = models.postgis.onChange(databasesChanged);
+  // PostgreSQL/PostGIS (issue 16): the panel's bridge methods (the person's own actions, not
+  // asked for), server tiles, and the worker told the saved connections.
+  const postgis = createPostgisServices({
+    connections: models.postgis,
+    worker,
+    passwordStore: models.secretsNote,
+    runForPerson: (entry, params) => tools.runForPerson(entry, params),
+    grantOrigin: (origin) => store.networkOrigins.grant(origin),
+  });
   // The project opened becomes the most recent: the next start opens it again.
   models.recentProjects.add(store.info.path);
   // Adding data without the chat (issue #15): folder browser, recent files, open dialog, drops.
@@ -222,17 +217,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
       openOptions,
       ...(options.switchProject ? { switchProject: options.switchProject } : {}),
     }),
-    // PostgreSQL/PostGIS connections (issue 16): the person's own actions, not asked for.
-    ...createPostgisHandlers({
-      connections: models.postgis,
-      passwordStore: models.secretsNote,
-      runForPerson: (entry, params) => tools.runForPerson(entry, params),
-      // The person picked the table in their own list: their use of the server is the approval.
-      rememberOrigin: (id) => {
-        const spec = models.postgis.get(id);
-        if (spec) store.networkOrigins.grant(pgOrigin(spec));
-      },
-    }),
+    ...postgis.handlers,
     'plugins/list': async () => ({ plugins: plugins.list() }),
     'annotations/list': async () => ({ annotations: store.annotations.list() }),
     // The coordinate readout's CRS definitions (the renderer caches them): GDAL's PROJ database.
@@ -285,7 +270,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
         allowedOrigins,
         ...(process.env.MAPWRIGHT_ONLINE_BASEMAP_URL ? { template: process.env.MAPWRIGHT_ONLINE_BASEMAP_URL } : {}),
       }),
-      serverTiles,
+      postgis.serverTiles,
     ),
     connect(listener) {
       listeners.add(listener);
@@ -304,8 +289,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
       tools.approvals.rejectAll('the app is closing');
       await conversations.close();
       await plugins.close();
-      stopDatabaseWatch();
-      pgSessions.reset();
+      postgis.close();
       worker.dispose();
       await egress.close();
       store.close();

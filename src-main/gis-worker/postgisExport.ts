@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Dataset } from 'gdal-async';
-import { quoteIdentifier } from '../../src-shared/sql/quote.js';
+import { quoteIdentifier, quoteQualified } from '../../src-shared/sql/quote.js';
 import type { CallArgs, CallResult } from '../../src-shared/worker/workerCalls.js';
 import { pgWriteString, scrubDatabaseSecrets } from './databases.js';
 import { BadInputError, gdalReason, throwIfCancelled } from './errors.js';
@@ -165,10 +165,6 @@ function literal(value: string): string {
   return `E'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-function qualified(schema: string, table: string): string {
-  return `${quoteIdentifier(schema)}.${quoteIdentifier(table)}`;
-}
-
 /** Whether the schema exists, and the kind (`pg_class.relkind`) of anything named `table` in it. */
 function catalogue(ds: Dataset, schema: string, table: string): { schema: boolean; relkind: string | null } {
   const sql =
@@ -198,8 +194,8 @@ async function putInPlace(connectionId: string, schema: string, temp: string, ta
   const ds = await openServer(connectionId);
   try {
     const statements = [
-      ...(overwrite ? [`DROP TABLE IF EXISTS ${qualified(schema, table)}`] : []),
-      `ALTER TABLE ${qualified(schema, temp)} RENAME TO ${quoteIdentifier(table)}`,
+      ...(overwrite ? [`DROP TABLE IF EXISTS ${quoteQualified({ schema, table })}`] : []),
+      `ALTER TABLE ${quoteQualified({ schema, table: temp })} RENAME TO ${quoteIdentifier(table)}`,
     ];
     try {
       runStatement(ds, `BEGIN; ${statements.join('; ')}; COMMIT`);
@@ -212,7 +208,7 @@ async function putInPlace(connectionId: string, schema: string, temp: string, ta
           : `The exported rows could not be named ${schema}.${table}: ${reason}`,
       );
     }
-    const row = firstRow(ds, `SELECT count(*)::int AS n FROM ${qualified(schema, table)}`);
+    const row = firstRow(ds, `SELECT count(*)::int AS n FROM ${quoteQualified({ schema, table })}`);
     return Number(row?.n ?? 0);
   } catch (err) {
     closeQuietly(ds);
@@ -228,7 +224,7 @@ async function dropQuietly(connectionId: string, schema: string, temp: string): 
   try {
     const ds = await openServer(connectionId);
     try {
-      runStatement(ds, `DROP TABLE IF EXISTS ${qualified(schema, temp)}`);
+      runStatement(ds, `DROP TABLE IF EXISTS ${quoteQualified({ schema, table: temp })}`);
     } finally {
       closeQuietly(ds);
     }

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { THIN_GRID, TILE_FEATURE_CAP, VECTOR_TILE_LAYER } from '../../src-shared/style/vectorTiles.js';
-import { quoteIdentifier as quoteIdent } from '../../src-shared/sql/quote.js';
+import { quoteIdentifier as quoteIdent, quoteQualified } from '../../src-shared/sql/quote.js';
 
 /** What a server tile needs to know of a table (read once from the catalogue, `describePgInput`). */
 export interface PgTileTable {
@@ -53,7 +53,7 @@ export async function pgVectorTile(
   if (t.srid <= 0) return { pbf: new Uint8Array(0), kept: 0, dropped: 0, method: 'all' };
   const geom = quoteIdent(t.geomColumn);
   const srid = t.srid;
-  const table = `${quoteIdent(t.schema)}.${quoteIdent(t.table)}`;
+  const table = quoteQualified(t);
   // The key travels as the feature id under a name of its own, so a style may still read it as a field.
   const kept = fields.filter((f) => t.columns.includes(f) && f !== t.geomColumn && f !== ID_COLUMN);
   const key = t.keyColumn ? `${quoteIdent(t.keyColumn)} AS ${ID_COLUMN}, ` : '';

@@ -11,6 +11,7 @@ import { browsePg } from './pgBrowse.js';
 import { connectPg } from './pgClient.js';
 import { testPgConnection } from './pgTestConnection.js';
 import { startPgTestCluster, type PgTestCluster } from './testing/pgTestCluster.js';
+import { testConnectionSpec } from './testing/pgTestSuite.js';
 
 /**
  * Against a real PostgreSQL + PostGIS started for this file (testing/pgTestCluster.ts). Without
@@ -54,17 +55,9 @@ function need(t: TestContext): PgTestCluster | null {
   if (!cluster) t.skip(skipReason || 'no test cluster');
   return cluster;
 }
-const specOf = (c: PgTestCluster, over: Partial<PgConnectionSpec> = {}): PgConnectionSpec => ({
-  id: 'test',
-  name: 'Test cluster',
-  host: c.host,
-  port: c.port,
-  database: c.database,
-  user: c.user,
-  sslmode: 'prefer',
-  outputSchema: null,
-  ...over,
-});
+// `prefer` here: TLS is tried first and the server without it is connected to plainly.
+const specOf = (c: PgTestCluster, over: Partial<PgConnectionSpec> = {}): PgConnectionSpec =>
+  testConnectionSpec(c, { sslmode: 'prefer', ...over });
 
 describe('PostGIS connections against a real server', () => {
   it('reports the server and PostGIS versions', async (t) => {
