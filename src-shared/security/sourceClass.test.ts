@@ -84,6 +84,27 @@ describe('classifySource', () => {
     }
   });
 
+  it('takes a PostGIS table only as postgis://<saved connection id>, never a host or a connection string', () => {
+    assert.deepEqual(classifySource('postgis://pg-1a2b|layername=public.roads'), { kind: 'database', connectionId: 'pg-1a2b' });
+    assert.deepEqual(classifySource('POSTGIS://office'), { kind: 'database', connectionId: 'office' });
+    // An id is all it says: a host, port, user, path or query in its place is refused.
+    for (const s of [
+      'postgis://127.0.0.1:5432/db',
+      'postgis://user:pw@host',
+      'postgis://../x',
+      'postgis://Office',
+      'postgis://',
+      'postgis://a b',
+      '/vsizip/postgis://office',
+      'GPKG:postgis://office:t',
+    ]) {
+      assert.notEqual(kind(s), 'database', s);
+      assert.notEqual(kind(s), 'local', s);
+    }
+    // The driver's own connection strings and URLs stay network sources nobody can approve.
+    for (const s of ['PG:host=127.0.0.1 dbname=x', 'postgresql://127.0.0.1/x', 'postgres://h/x']) assert.equal(kind(s), 'network', s);
+  });
+
   it('gives origins with the default port explicit, as the gate compares them', () => {
     assert.equal(originOfTarget('http://Example.org/a'), 'http://example.org:80');
     assert.equal(originOfTarget('https://h:8443/a'), 'https://h:8443');

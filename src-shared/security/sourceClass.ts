@@ -93,6 +93,8 @@ export function classifySource(source: string): SourceClass {
     const inner = innerFileOf(prefix[2]!);
     if (!inner) return { kind: 'refused', reason: `${name}: needs a file path after it` };
     const innerClass = classifySource(inner);
+    // A PostGIS table is opened only as itself: a driver prefix around it names no file.
+    if (innerClass.kind === 'database') return { kind: 'refused', reason: `${name}: needs a file path after it, not a PostGIS source` };
     return innerClass.kind === 'network' ? network(text, inner) : innerClass;
   }
   if (!isAbsolute(text)) return { kind: 'refused', reason: `'${text}' is not an absolute path; give the full path of the file` };
