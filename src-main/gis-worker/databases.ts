@@ -45,6 +45,19 @@ export function pgWriteString(connectionId: string): string {
   return `PG:${pgConninfo(connectionId)}`;
 }
 
+/**
+ * Open options of a GDAL session that runs text from a query (a kept copy, a live query layer):
+ * every transaction of the session is READ ONLY, with a statement time-out. Session-wide, not a
+ * `BEGIN READ ONLY` prelude: GDAL's own BEGIN/COMMIT around layer reads would end that
+ * transaction and the later reads would run writable (seen with a function that inserts).
+ * `before` runs first, while the session can still create its temporary view.
+ */
+export function pgReadOnlyOptions(timeoutMs: number, before = ''): string[] {
+  return [
+    `PRELUDE_STATEMENTS=${before ? `${before}; ` : ''}SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY; SET statement_timeout = ${Math.round(timeoutMs)}`,
+  ];
+}
+
 /** Every libpq value of a saved connection, quoted; refused when GDAL would strip part of one. */
 function pgConninfo(connectionId: string): string {
   const access = known.get(connectionId);

@@ -1,8 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Dataset, Layer } from 'gdal-async';
-import { parsePgTable, postgisConnectionOf } from '../../src-shared/domain/pgSource.js';
+import { parsePgTable, pgQueryOf, postgisConnectionOf } from '../../src-shared/domain/pgSource.js';
 import { parseSource } from '../../src-shared/domain/source.js';
-import { pgOpenString, scrubDatabaseSecrets } from './databases.js';
+import { checkServerQuery } from '../../src-shared/sql/checkServerQuery.js';
+import { pgOpenString, pgReadOnlyOptions, pgWriteString, scrubDatabaseSecrets } from './databases.js';
 import { BadInputError, gdalReason } from './errors.js';
 import { gdal } from './gdal.js';
 import { resolveDelimitedSource } from './inspect/tableSource.js';
@@ -101,6 +102,8 @@ function selectLayer(ds: Dataset, path: string, sublayer: string | null, delimit
  * looked up as `schema.table`, which GDAL resolves whether or not it listed it.
  */
 async function openPostgisTable(connectionId: string, path: string, sublayer: string | null): Promise<OpenedVector> {
+  const query = sublayer === null ? null : pgQueryOf(sublayer);
+  if (query !== null) return openPostgisQuery(connectionId, path, query);
   const table = sublayer === null ? null : parsePgTable(sublayer);
   if (!table) throw new BadInputError(`A PostGIS source names its table: ${path}|layername=<schema>.<table>`);
   const shown = `${path}|layername=${sublayer}`;
@@ -121,6 +124,53 @@ async function openPostgisTable(connectionId: string, path: string, sublayer: st
     throw new BadInputError(`No table or view '${table.schema}.${table.table}' with a geometry column in ${path}`);
   }
   return { kind: 'vector', path: shown, ds, layer, layerNames: [layer.name], delimitedText: false };
+}
+
+/** How long one statement of a query layer may run on the server (each read runs the query again). */
+const QUERY_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * A server query kept as a layer (`postgis://id|layername=sql:…`, pgSource.ts): checked again
+ * here (checkServerQuery: one SELECT, no function that reaches files, the network or other
+ * sessions), then made the session's temporary view `mapwright_query` — a real layer of the
+ * dataset, so every reader (GeoJSON, tiles, analysis, the CRS probe) takes it by name — on a
+ * session whose every transaction after that is READ ONLY (pgReadOnlyOptions). Creating the
+ * view runs nothing of the query; a function in it that writes fails at the first read.
+ */
+async function openPostgisQuery(connectionId: string, path: string, query: string): Promise<OpenedVector> {
+  const check = checkServerQuery(query);
+  if (!check.ok) throw new BadInputError(`The query of this PostGIS layer is refused: ${check.reason}`);
+  const shown = `${path}|layername=(query)`;
+  let ds: Dataset;
+  try {
+    // The synchronous open: gdal-async's async one drops open options (a connect, then it returns).
+    // Line breaks around the query: a trailing `--` comment ends before the next statement.
+    ds = gdal.drivers
+      .get('PostgreSQL')
+      .open(pgWriteString(connectionId), 'r', pgReadOnlyOptions(QUERY_TIMEOUT_MS, `CREATE TEMP VIEW mapwright_query AS\n${check.sql}\n`));
+  } catch (err) {
+    throw new BadInputError(
+      `Cannot open ${shown}: ${scrubDatabaseSecrets(gdalReason(err, '') || 'the server refused the connection or the query')}`,
+    );
+  }
+  try {
+    const temp = await ds.executeSQLAsync('SELECT nspname FROM pg_namespace WHERE oid = pg_my_temp_schema()');
+    const schema = (await temp.features.firstAsync())?.fields.get('nspname');
+    const layer = ds.layers.get(`${String(schema)}.mapwright_query`);
+    // One row read now, so a query that fails on the server (or tries to write) fails here, not as
+    // an empty layer. GDAL swallows the server's error while fetching: a count with no row is the sign.
+    const probe = await ds.executeSQLAsync('SELECT count(*) AS n FROM (SELECT 1 FROM mapwright_query LIMIT 1) AS one_row');
+    if (!(await probe.features.firstAsync()))
+      throw new BadInputError(
+        `The query of ${shown} failed on the server when read (the session is read-only: a function that writes fails). ` +
+          'Run it with inspect_sql on the same connection for the server message.',
+      );
+    return { kind: 'vector', path: shown, ds, layer, layerNames: [layer.name], delimitedText: false };
+  } catch (err) {
+    ds.close();
+    if (err instanceof BadInputError) throw err;
+    throw new BadInputError(`The query of ${shown} failed on the server: ${scrubDatabaseSecrets(gdalReason(err, '') || 'it failed')}`);
+  }
 }
 
 /** Raster tables of a GeoPackage (its subdatasets `GPKG:path:table`), by table name. */

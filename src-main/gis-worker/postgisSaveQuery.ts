@@ -3,7 +3,7 @@ import type { Dataset } from 'gdal-async';
 import { formatSource, parseSource } from '../../src-shared/domain/source.js';
 import { checkServerQuery } from '../../src-shared/sql/checkServerQuery.js';
 import type { CallArgs } from '../../src-shared/worker/workerCalls.js';
-import { pgWriteString, scrubDatabaseSecrets } from './databases.js';
+import { pgReadOnlyOptions, pgWriteString, scrubDatabaseSecrets } from './databases.js';
 import { BadInputError, gdalReason, throwIfCancelled } from './errors.js';
 import { gdal } from './gdal.js';
 import type { FunctionContext } from './functions/types.js';
@@ -14,9 +14,9 @@ const STATEMENT_TIMEOUT_MS = 10 * 60_000;
 /**
  * `postgis.save_query` (issue 16): the whole result of one server query (PostgreSQL dialect,
  * checked again here by checkServerQuery) written as a new GeoPackage layer in the outputs
- * folder — a copy the project keeps, whatever happens to the server later. The session runs
- * the query inside `BEGIN READ ONLY` with a statement time-out and is rolled back at the end
- * (GDAL's PRELUDE/CLOSING_STATEMENTS), so a query that slipped past the check still cannot write.
+ * folder — a copy the project keeps, whatever happens to the server later. Every transaction of
+ * the session is READ ONLY with a statement time-out (pgReadOnlyOptions), so a query that
+ * slipped past the check still cannot write.
  */
 export async function savePostgisQuery(
   args: CallArgs<'postgis.save_query'>,
@@ -31,12 +31,7 @@ export async function savePostgisQuery(
   let server: Dataset;
   try {
     // gdal-async's async open drops open options: the synchronous open takes them (a connect, then returns).
-    server = gdal.drivers
-      .get('PostgreSQL')
-      .open(pgWriteString(args.connectionId), 'r', [
-        `PRELUDE_STATEMENTS=BEGIN READ ONLY; SET LOCAL statement_timeout = ${STATEMENT_TIMEOUT_MS}`,
-        'CLOSING_STATEMENTS=ROLLBACK',
-      ]);
+    server = gdal.drivers.get('PostgreSQL').open(pgWriteString(args.connectionId), 'r', pgReadOnlyOptions(STATEMENT_TIMEOUT_MS));
   } catch (err) {
     throw new BadInputError(
       `Cannot connect to the PostGIS connection '${args.connectionId}': ${scrubDatabaseSecrets(gdalReason(err, '') || 'refused')}`,

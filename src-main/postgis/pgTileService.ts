@@ -1,29 +1,31 @@
 import type { Layer } from '../../src-shared/domain/layer.js';
-import { parsePgTable, postgisConnectionOf } from '../../src-shared/domain/pgSource.js';
+import { parsePgTable, pgQueryOf, postgisConnectionOf } from '../../src-shared/domain/pgSource.js';
 import type { DataResponse } from '../composition/services.js';
 import { describePgInput } from './pushdown/describeInput.js';
+import { describePgQuery } from './pgQueryTable.js';
 import type { PgSessions } from './pgSessions.js';
 import { pgVectorTile, type PgTileTable } from './pgVectorTile.js';
 
 /**
  * The data route's side of PostGIS layers (issue 16): each vector tile of a `postgis://`
  * layer is made by its server (pgVectorTile.ts). A table's geometry column, SRID and key are
- * read once per connection and table. The answer says `X-Mapwright-Tile: server; …` and is not
+ * read once per connection and table (a kept query's once per query, pgQueryTable.ts). The answer says `X-Mapwright-Tile: server; …` and is not
  * cached: the table may change on the server at any time.
  */
 export function createPgTileService(sessions: PgSessions) {
   const tables = new Map<string, Promise<PgTileTable>>();
 
   async function tableOf(connectionId: string, layer: Pick<Layer, 'sublayer' | 'info'>): Promise<PgTileTable> {
-    const name = parsePgTable(layer.sublayer ?? '');
-    if (!name) throw new Error(`A PostGIS layer names its table as <schema>.<table>, not '${layer.sublayer ?? ''}'`);
-    const key = JSON.stringify([connectionId, name.schema, name.table]);
+    const columns = layer.info.fields.map((f) => f.name);
+    const query = pgQueryOf(layer.sublayer ?? '');
+    const name = query === null ? parsePgTable(layer.sublayer ?? '') : null;
+    if (query === null && !name) throw new Error(`A PostGIS layer names its table as <schema>.<table>, not '${layer.sublayer ?? ''}'`);
+    const key = JSON.stringify([connectionId, layer.sublayer]);
     let table = tables.get(key);
     if (!table) {
-      table = sessions.use(connectionId, async (client) => {
-        const d = await describePgInput(client, name);
-        return { ...d, columns: layer.info.fields.map((f) => f.name) };
-      });
+      table = sessions.use(connectionId, async (client) =>
+        query !== null ? describePgQuery(client, query, columns) : { ...(await describePgInput(client, name!)), columns },
+      );
       tables.set(key, table);
       // A failure is not remembered: the next tile asks again (the table may have been fixed).
       table.catch(() => tables.delete(key));

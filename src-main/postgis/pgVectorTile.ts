@@ -11,6 +11,11 @@ export interface PgTileTable {
   srid: number;
   /** An integer primary key: the tile's feature ids, the same ids GDAL reads as FIDs. */
   keyColumn: string | null;
+  /**
+   * A query kept as a layer (pgQueryTable.ts): the FROM item to read instead of schema.table.
+   * It is never sampled (TABLESAMPLE takes tables only): a large one is thinned on the grid.
+   */
+  from?: string;
   /** Column names of the table (a style's field that is not one of them is left out). */
   columns: readonly string[];
   /** geometry_columns' type (POINT, MULTIPOLYGON, GEOMETRY…): points are thinned by their position alone. */
@@ -53,7 +58,7 @@ export async function pgVectorTile(
   if (t.srid <= 0) return { pbf: new Uint8Array(0), kept: 0, dropped: 0, method: 'all' };
   const geom = quoteIdent(t.geomColumn);
   const srid = t.srid;
-  const table = quoteQualified(t);
+  const table = t.from ?? quoteQualified(t);
   // The key travels as the feature id under a name of its own, so a style may still read it as a field.
   const kept = fields.filter((f) => t.columns.includes(f) && f !== t.geomColumn && f !== ID_COLUMN);
   const key = t.keyColumn ? `${quoteIdent(t.keyColumn)} AS ${ID_COLUMN}, ` : '';
@@ -62,52 +67,68 @@ export async function pgVectorTile(
   const box = `ST_Transform(ST_TileEnvelope($1, $2, $3, margin => ${BUFFER / EXTENT}), ${srid})`;
   const where = `${geom} && ${box}`;
 
-  const estimate = await plannedRows(client, `SELECT 1 FROM ${table} WHERE ${where}`, [z, x, y]);
-  const method: PgTileResult['method'] = estimate > SAMPLE_ABOVE ? 'sample' : estimate > TILE_FEATURE_CAP ? 'grid' : 'all';
-  const sample = method === 'sample' ? ` TABLESAMPLE SYSTEM (${samplePercent(estimate)}) REPEATABLE (1)` : '';
-  const cell = EXTENT / THIN_GRID;
-  // A point's cell is where it is; a line's or polygon's, the centre of its box, the largest kept.
-  const points = t.geometryType?.toUpperCase() === 'POINT';
-  const [cx, cy, size] = points
-    ? ['ST_X(mvt_geom)', 'ST_Y(mvt_geom)', '0']
-    : [
-        'ST_X(ST_Centroid(ST_Envelope(mvt_geom)))',
-        'ST_Y(ST_Centroid(ST_Envelope(mvt_geom)))',
-        'ST_Area(ST_Envelope(mvt_geom)) + ST_Length(mvt_geom)',
-      ];
-  const rows =
-    `SELECT ${key}${attrs ? `${attrs}, ` : ''}ST_AsMVTGeom(ST_Transform(${geom}, 3857), ST_TileEnvelope($1, $2, $3), ${EXTENT}, ${BUFFER}, true) AS mvt_geom ` +
-    `FROM ${table}${sample} WHERE ${where}`;
-  // One feature per grid cell (by the centre of its tile box), the largest first, when thinning.
-  const picked =
-    method === 'all'
-      ? `SELECT * FROM (${rows}) r WHERE mvt_geom IS NOT NULL`
-      : `SELECT DISTINCT ON (gx, gy) * FROM (SELECT r.*, floor(${cx} / ${cell}) AS gx, floor(${cy} / ${cell}) AS gy, ${size} AS size ` +
-        `FROM (${rows}) r WHERE mvt_geom IS NOT NULL) c ORDER BY gx, gy, size DESC`;
-  const columns = [...(t.keyColumn ? [ID_COLUMN] : []), ...kept, 'mvt_geom'].map(quoteIdent).join(', ');
-  const sql =
-    `WITH picked AS (${picked}) ` +
-    `SELECT ST_AsMVT(tile, '${VECTOR_TILE_LAYER}', ${EXTENT}, 'mvt_geom'${t.keyColumn ? `, '${ID_COLUMN}'` : ''}) AS pbf, ` +
-    `(SELECT count(*) FROM picked)::int AS kept FROM (SELECT ${columns} FROM picked) tile`;
-  // PostgreSQL's JIT compiles a query whose estimated cost is high (every tile of a large
-  // table): 100–300 ms of compiling for a query that runs in less. Off for this transaction.
+  // The estimate and the tile are read in one READ ONLY transaction: a query layer's text came
+  // from the person or the model. PostgreSQL's JIT compiles a query whose estimated cost is high
+  // (every tile of a large table): 100–300 ms of compiling for a query that runs in less. Off here.
   await client.query('BEGIN READ ONLY');
-  let row: { pbf: Buffer | null; kept: number } | undefined;
   try {
     await client.query('SET LOCAL jit = off');
-    row = (await client.query<{ pbf: Buffer | null; kept: number }>(sql, [z, x, y])).rows[0];
+    return await readTile();
   } finally {
     await client.query('ROLLBACK');
   }
-  const pbf = row?.pbf ? new Uint8Array(row.pbf) : new Uint8Array(0);
-  const count = row?.kept ?? 0;
-  return { pbf, kept: count, dropped: Math.max(0, Math.round(estimate) - count), method };
+
+  async function readTile(): Promise<PgTileResult> {
+    // A query's rows have no statistics the planner trusts (a filter's guess can be 1 % of the truth):
+    // they are counted instead, up to one past the cap, which is all the choice needs.
+    const estimate =
+      t.from === undefined
+        ? await plannedRows(client, `SELECT 1 FROM ${table} WHERE ${where}`, [z, x, y])
+        : await countedRows(client, `SELECT 1 FROM ${table} WHERE ${where} LIMIT ${TILE_FEATURE_CAP + 1}`, [z, x, y]);
+    const many = estimate > SAMPLE_ABOVE && t.from === undefined ? 'sample' : 'grid';
+    const method: PgTileResult['method'] = estimate > TILE_FEATURE_CAP ? many : 'all';
+    const sample = method === 'sample' ? ` TABLESAMPLE SYSTEM (${samplePercent(estimate)}) REPEATABLE (1)` : '';
+    const cell = EXTENT / THIN_GRID;
+    // A point's cell is where it is; a line's or polygon's, the centre of its box, the largest kept.
+    const points = t.geometryType?.toUpperCase() === 'POINT';
+    const [cx, cy, size] = points
+      ? ['ST_X(mvt_geom)', 'ST_Y(mvt_geom)', '0']
+      : [
+          'ST_X(ST_Centroid(ST_Envelope(mvt_geom)))',
+          'ST_Y(ST_Centroid(ST_Envelope(mvt_geom)))',
+          'ST_Area(ST_Envelope(mvt_geom)) + ST_Length(mvt_geom)',
+        ];
+    const rows =
+      `SELECT ${key}${attrs ? `${attrs}, ` : ''}ST_AsMVTGeom(ST_Transform(${geom}, 3857), ST_TileEnvelope($1, $2, $3), ${EXTENT}, ${BUFFER}, true) AS mvt_geom ` +
+      `FROM ${table}${sample} WHERE ${where}`;
+    // One feature per grid cell (by the centre of its tile box), the largest first, when thinning.
+    const picked =
+      method === 'all'
+        ? `SELECT * FROM (${rows}) r WHERE mvt_geom IS NOT NULL`
+        : `SELECT DISTINCT ON (gx, gy) * FROM (SELECT r.*, floor(${cx} / ${cell}) AS gx, floor(${cy} / ${cell}) AS gy, ${size} AS size ` +
+          `FROM (${rows}) r WHERE mvt_geom IS NOT NULL) c ORDER BY gx, gy, size DESC`;
+    const columns = [...(t.keyColumn ? [ID_COLUMN] : []), ...kept, 'mvt_geom'].map(quoteIdent).join(', ');
+    const sql =
+      `WITH picked AS (${picked}) ` +
+      `SELECT ST_AsMVT(tile, '${VECTOR_TILE_LAYER}', ${EXTENT}, 'mvt_geom'${t.keyColumn ? `, '${ID_COLUMN}'` : ''}) AS pbf, ` +
+      `(SELECT count(*) FROM picked)::int AS kept FROM (SELECT ${columns} FROM picked) tile`;
+    const row = (await client.query<{ pbf: Buffer | null; kept: number }>(sql, [z, x, y])).rows[0];
+    const pbf = row?.pbf ? new Uint8Array(row.pbf) : new Uint8Array(0);
+    const count = row?.kept ?? 0;
+    return { pbf, kept: count, dropped: Math.max(0, Math.round(estimate) - count), method };
+  }
 }
 
 /** The planner's estimate of a query's rows (from the table's statistics; nothing is read). */
 async function plannedRows(client: pg.Client | pg.PoolClient, sql: string, params: unknown[]): Promise<number> {
   const result = await client.query<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] }>(`EXPLAIN (FORMAT JSON) ${sql}`, params);
   return result.rows[0]?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0;
+}
+
+/** Rows of a query, counted (the caller bounds it with a LIMIT). */
+async function countedRows(client: pg.Client | pg.PoolClient, sql: string, params: unknown[]): Promise<number> {
+  const result = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${sql}) AS counted`, params);
+  return result.rows[0]?.n ?? 0;
 }
 
 /** Enough sampled rows to fill the grid several times over (cells are uneven), never below 0.01 %. */

@@ -29,6 +29,8 @@ export function layerSource(layer: { source: string; sublayer: string | null }):
  * PostGIS table (`postgis://id|layername=schema.table`, pgSource.ts) is named by its table.
  */
 export function defaultLayerName(ref: SourceRef): string {
+  // A query kept as a layer (`sql:…`, pgSource.ts) has no name of its own.
+  if (ref.sublayer && /^postgis:\/\//i.test(ref.path) && /^sql:/i.test(ref.sublayer)) return 'query';
   if (ref.sublayer && /^postgis:\/\//i.test(ref.path)) return ref.sublayer.slice(ref.sublayer.indexOf('.') + 1) || ref.sublayer;
   if (ref.sublayer) return ref.sublayer;
   const file = ref.path.split(/[\\/]/).pop() ?? ref.path;
