@@ -120,4 +120,28 @@ describe('tool layer in Chromium: modes, grants, cancel, undo', { skip: !haveFix
     );
     await app.screenshot('t4-audit');
   });
+
+  it('layers_zoom_to returns once the map has settled: map_current_view right after sees the layer (issue 17)', async () => {
+    // The audit log the test before opened covers the chat's Send button.
+    if ((await app.page.getByTestId('audit-panel').count()) > 0) await app.page.getByTestId('audit-close').click();
+    await app.setMapView({ center: [10, 50], zoom: 3 });
+    model.reset();
+    model.script([
+      { toolCalls: [{ name: 'layers_zoom_to', arguments: { layer: 'nc' } }] },
+      { toolCalls: [{ name: 'map_current_view', arguments: {} }] },
+      { text: 'Zoomed and looked.' },
+    ]);
+    await app.askAgent('zoom to nc and tell me the view');
+    await app.waitForMessage('assistant', /Zoomed and looked/);
+    type View = { center: [number, number]; zoom: number; bounds: [number, number, number, number] };
+    const result = (i: number) => JSON.parse(String(model.requests[i]!.messages.at(-1)!.content)) as { ok: boolean; data: unknown };
+    const zoomed = result(1).data as { zoomed_to: [number, number, number, number]; view: View | null };
+    const seen = result(2).data as View;
+    assert.ok(zoomed.view, 'the zoom reports the view it reached');
+    assert.deepEqual(seen, zoomed.view, 'current_view right after sees the settled view, not a mid-flight one');
+    const [w, s, e, n] = zoomed.zoomed_to;
+    assert.ok(seen.center[0] > w && seen.center[0] < e && seen.center[1] > s && seen.center[1] < n, `centre inside nc: ${seen.center}`);
+    assert.ok(seen.bounds[0] <= w + 0.01 && seen.bounds[2] >= e - 0.01, `the view holds nc's extent: ${seen.bounds}`);
+    assert.ok(seen.zoom > 4, `zoomed in from 3: ${seen.zoom}`);
+  });
 });

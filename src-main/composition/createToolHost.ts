@@ -65,7 +65,7 @@ export function createToolHost(d: ToolHostDeps) {
   const project = createProjectHandle(store, emit);
   const gdal = createGdalHandle(d.worker);
   const connections = () => d.postgisConnections?.() ?? null;
-  const handles = { project, gdal, map: createMapHandle(emit, queries, project), postgis: createPostgisHandle(connections) };
+  const handles = { project, gdal, map: createMapHandle(queries, project), postgis: createPostgisHandle(connections, { gdal }) };
   const announceUndo = () => emit('undo/changed', undoState(store));
 
   const dispatcher = new ToolDispatcher(registry, handles, approvals, {

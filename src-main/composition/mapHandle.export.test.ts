@@ -29,7 +29,7 @@ function handleAnswering(value: unknown) {
     ask: async (kind: string, _s: AbortSignal, options: unknown) => (asked.push({ kind, options }), value),
   } as unknown as RendererQueries;
   const project = { outputPath: (base: string, ext: string) => join(dir, `${base}.${ext}`) } as unknown as ProjectHandle;
-  return { map: createMapHandle(() => undefined, queries, project), asked };
+  return { map: createMapHandle(queries, project), asked };
 }
 
 describe('map handle: exportLayout', () => {

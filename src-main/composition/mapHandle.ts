@@ -1,6 +1,5 @@
 import { writeFile } from 'node:fs/promises';
 import { z } from 'zod';
-import type { Emit } from '../../src-shared/bridge/contract.js';
 import { BBox } from '../../src-shared/domain/layer.js';
 import { MapSelection } from '../../src-shared/domain/mapSelection.js';
 import { PrintedPage } from '../../src-shared/domain/printLayout.js';
@@ -11,6 +10,11 @@ import type { RendererQueries } from '../tool-host/rendererQueries.js';
 
 /** Composing a page waits for the map to settle (up to 3 s) and redraws it sharper: more than a plain question's 5 s. */
 const PRINT_TIMEOUT_MS = 25_000;
+/**
+ * The renderer answers a fit once the move has ended and the map is idle, capped at 3 s
+ * (useRendererQueries.ts); with no window to answer, main goes on without a view after this.
+ */
+const FIT_TIMEOUT_MS = 4000;
 
 const View = z.object({
   center: z.tuple([z.number(), z.number()]),
@@ -21,10 +25,22 @@ const View = z.object({
 });
 const Shot = z.object({ dataUrl: z.string().startsWith('data:image/png;base64,'), width: z.number().int(), height: z.number().int() });
 
-/** The `map` handle: view changes go out as events; questions go to the renderer and are validated on return. */
-export function createMapHandle(emit: Emit, queries: RendererQueries, project: ProjectHandle): MapHandle {
+/**
+ * The `map` handle: view changes and questions go to the renderer, and its answers are
+ * validated on return. `fitTimeoutMs` is for tests.
+ */
+export function createMapHandle(queries: RendererQueries, project: ProjectHandle, options: { fitTimeoutMs?: number } = {}): MapHandle {
   return {
-    fitBounds: (bbox) => emit('map/fit-requested', { bbox }),
+    async fitBounds(bbox, signal) {
+      try {
+        const answer = View.safeParse(await queries.ask('fit_bounds', signal, { bbox, timeoutMs: options.fitTimeoutMs ?? FIT_TIMEOUT_MS }));
+        return answer.success ? answer.data : null;
+      } catch (error) {
+        // Moving the view is best effort: no window (or a map not ready yet) is not a failure.
+        if (error instanceof ToolFailure && error.code === 'cancelled') throw error;
+        return null;
+      }
+    },
     async currentView(signal) {
       const answer = View.safeParse(await queries.ask('current_view', signal));
       if (!answer.success) throw new ToolFailure('handler_error', 'The map sent a malformed view', true);

@@ -3,28 +3,36 @@ import type { PgTableName } from '../../src-shared/domain/pgSource.js';
 import { connectPg } from './pgClient.js';
 import { classifyPgError } from './pgErrors.js';
 import type { PgConnectionStore } from './pgConnectionStore.js';
-import { canPushDown, describePgInput, PushdownError, runPushdown, type PushdownResult } from './pushdown/index.js';
+import {
+  canPushDown,
+  describePgInput,
+  PushdownError,
+  runPushdown,
+  type PgInput,
+  type PushdownResult,
+  type PushdownSession,
+} from './pushdown/index.js';
 
-type Connections = Pick<PgConnectionStore, 'get' | 'password'>;
-
-/** Whether a run can happen inside the database, or why it falls back to the GIS worker. */
-export type PushdownPlan = { ok: true; outputSchema: string } | { ok: false; reason: string };
+export type Connections = Pick<PgConnectionStore, 'get' | 'password'>;
 
 /**
- * Decides push-down for one connection (issue 16): the algorithm must have an SQL form and
- * the person must have picked a schema for results on that connection (writing to their
- * server is their choice, made once in the connection's settings).
+ * Whether a run can happen inside the database, or why it falls back to the GIS worker.
+ * `outputSchema` null: the connection has no schema for results, so the result comes back as
+ * a local layer (pgPushdownLocal.ts).
+ */
+export type PushdownPlan = { ok: true; outputSchema: string | null } | { ok: false; reason: string };
+
+/**
+ * Decides push-down for one connection (issue 16): the algorithm must have an SQL form. The
+ * output goes to the schema the person picked for results on that connection (writing to
+ * their server is their choice, made once in the connection's settings), or, without one,
+ * comes back as a local layer (nothing persistent is written to the server).
  */
 export function planPushdown(connections: Connections, connectionId: string, algorithm: string): PushdownPlan {
   const spec = connections.get(connectionId);
   if (!spec) return { ok: false, reason: `there is no saved PostGIS connection '${connectionId}'` };
   if (!canPushDown(algorithm)) return { ok: false, reason: `${algorithm} has no form that runs inside PostGIS yet` };
-  if (!spec.outputSchema)
-    return {
-      ok: false,
-      reason: `the connection '${spec.name}' has no schema for results (set one in the PostGIS panel to run this on the server)`,
-    };
-  return { ok: true, outputSchema: spec.outputSchema };
+  return { ok: true, outputSchema: spec.outputSchema || null };
 }
 
 export interface PushdownCall {
@@ -50,7 +58,32 @@ export async function runPushdownCall(
 ): Promise<PushdownResult> {
   const plan = planPushdown(connections, call.connectionId, call.algorithm);
   if (!plan.ok) throw new PushdownError('invalid_params', `Cannot run ${call.algorithm} in the database: ${plan.reason}`);
-  const spec = connections.get(call.connectionId)!;
+  const outputSchema = plan.outputSchema;
+  if (!outputSchema)
+    throw new PushdownError('invalid_params', `The connection '${call.connectionId}' has no schema for results to write the table into`);
+  const { session, inputs } = await openPushdownSession(connections, call);
+  try {
+    const table = await freeTableName(session.client, outputSchema, call.outputName);
+    return await runPushdown(
+      session,
+      { algorithm: call.algorithm, inputs, params: call.params, output: { schema: outputSchema, table, overwrite: false } },
+      opts,
+    );
+  } finally {
+    await session.client.end().catch(() => undefined);
+  }
+}
+
+/**
+ * A session of its own for one run (connected, the inputs described), with a second connection
+ * for Stop; the caller ends `session.client`.
+ */
+export async function openPushdownSession(
+  connections: Connections,
+  call: Pick<PushdownCall, 'connectionId' | 'tables'>,
+): Promise<{ session: PushdownSession; inputs: PgInput[] }> {
+  const spec = connections.get(call.connectionId);
+  if (!spec) throw new PushdownError('invalid_params', `There is no saved PostGIS connection '${call.connectionId}'`);
   const password = connections.password(call.connectionId);
   let client;
   try {
@@ -59,19 +92,15 @@ export async function runPushdownCall(
     throw new PushdownError('failed', classifyPgError(err, spec, password).reason, { cause: err });
   }
   try {
-    const inputs = [];
+    const inputs: PgInput[] = [];
     for (const t of call.tables) {
       const d = await describePgInput(client, t);
       inputs.push({ schema: d.schema, table: d.table, geomColumn: d.geomColumn, srid: d.srid, keyColumn: d.keyColumn });
     }
-    const table = await freeTableName(client, plan.outputSchema, call.outputName);
-    return await runPushdown(
-      { client, openControl: () => connectPg(spec, password, { statementTimeoutMs: 10_000 }) },
-      { algorithm: call.algorithm, inputs, params: call.params, output: { schema: plan.outputSchema, table, overwrite: false } },
-      opts,
-    );
-  } finally {
+    return { session: { client, openControl: () => connectPg(spec, password, { statementTimeoutMs: 10_000 }) }, inputs };
+  } catch (err) {
     await client.end().catch(() => undefined);
+    throw err;
   }
 }
 

@@ -1,10 +1,11 @@
-import type { PostgisHandle } from '../../src-shared/tools/handles.js';
+import type { GdalHandle, PostgisHandle } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import type { PgClientOptions } from './pgClient.js';
 import type { PgConnectionStore } from './pgConnectionStore.js';
 import { PgQueryError, runReadOnlyQuery } from './pgReadOnlyQuery.js';
 import { browsePg } from './pgBrowse.js';
 import { pgOrigin } from './pgOrigin.js';
+import { runPushdownToLocal } from './pgPushdownLocal.js';
 import { planPushdown, runPushdownCall } from './pgPushdownRun.js';
 import { PushdownError } from './pushdown/index.js';
 import { pgTableSublayer, postgisSource } from '../../src-shared/domain/pgSource.js';
@@ -16,8 +17,13 @@ type Connections = Pick<PgConnectionStore, 'get' | 'password' | 'list'>;
  * The `postgis` handle: a saved connection, named by id, runs one checked read-only query
  * (pgReadOnlyQuery.ts). `connections` is asked at each call (late-bound: the store lives in
  * the app settings, opened after the tool host). Failures become tool errors the model reads.
+ * `gdal` writes push-down results that come back as local layers.
  */
-export function createPostgisHandle(connections: () => Connections | null, client?: PgClientOptions): PostgisHandle {
+export function createPostgisHandle(
+  connections: () => Connections | null,
+  deps: { client?: PgClientOptions; gdal?: GdalHandle } = {},
+): PostgisHandle {
+  const { client, gdal } = deps;
   const unknown = (connectionId: string) =>
     new ToolFailure(
       'invalid_params',
@@ -34,8 +40,24 @@ export function createPostgisHandle(connections: () => Connections | null, clien
       const store = connections();
       if (!store) throw unknown(call.connectionId);
       try {
-        const r = await runPushdownCall(store, call, { signal, onProgress: progress });
-        return { ...r.output, featureCount: r.featureCount, notes: r.notes };
+        const { localOutput } = call;
+        if (localOutput === undefined) {
+          const r = await runPushdownCall(store, call, { signal, onProgress: progress });
+          return { ...r.output, featureCount: r.featureCount, notes: r.notes };
+        }
+        if (!gdal) throw new ToolFailure('handler_error', 'The GIS worker is not available to write the result.', false);
+        const r = await runPushdownToLocal(
+          store,
+          call,
+          (staged, o) =>
+            gdal.call(
+              'postgis.write_staged',
+              { ...staged, output: localOutput },
+              { signal, ...(o.onProgress ? { progress: o.onProgress } : {}) },
+            ),
+          { signal, onProgress: progress },
+        );
+        return { output: r.written.output, info: r.written.info, featureCount: r.featureCount, notes: r.notes };
       } catch (err) {
         if (!(err instanceof PushdownError)) throw err;
         const code = err.code === 'cancelled' ? 'cancelled' : err.code === 'invalid_params' ? 'invalid_params' : 'handler_error';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Emit } from '../../src-shared/bridge/contract.js';
 import type { RendererQueryKind } from '../../src-shared/bridge/toolLayerContract.js';
+import type { BBox } from '../../src-shared/domain/layer.js';
 import type { PrintSpec } from '../../src-shared/domain/printLayout.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 
@@ -23,10 +24,14 @@ export class RendererQueries {
   ) {}
 
   /**
-   * `print` travels with a `print_layout` question; `timeoutMs` lets a slow answer (composing
-   * a page waits for the map to settle) have longer than the default.
+   * `print` travels with a `print_layout` question, `bbox` with a `fit_bounds` one; `timeoutMs`
+   * lets a slow answer (composing a page waits for the map to settle) have longer than the default.
    */
-  ask(kind: RendererQueryKind, signal: AbortSignal, options: { print?: PrintSpec; timeoutMs?: number } = {}): Promise<unknown> {
+  ask(
+    kind: RendererQueryKind,
+    signal: AbortSignal,
+    options: { print?: PrintSpec; bbox?: BBox; timeoutMs?: number } = {},
+  ): Promise<unknown> {
     const queryId = randomUUID();
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     return new Promise<unknown>((resolve, reject) => {
@@ -48,7 +53,12 @@ export class RendererQueries {
         resolve: (v) => (done(), resolve(v)),
         reject: (e) => (done(), reject(e)),
       });
-      this.emit('renderer/query-requested', { queryId, kind, ...(options.print ? { print: options.print } : {}) });
+      this.emit('renderer/query-requested', {
+        queryId,
+        kind,
+        ...(options.print ? { print: options.print } : {}),
+        ...(options.bbox ? { bbox: options.bbox } : {}),
+      });
     });
   }
 

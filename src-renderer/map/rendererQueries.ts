@@ -85,6 +85,31 @@ export function waitForIdle(map: Pick<MapLibreMap, 'once' | 'off' | 'triggerRepa
   });
 }
 
+/**
+ * Runs `fit` (which starts a move, or answers false when there is nothing to fit) and resolves
+ * once the move has ended (`moveend`) and the map is `idle`, all within `capMs`. The listener
+ * is on before the move starts: a jump (no animation) ends inside `fitBounds` itself. An
+ * earlier flight interrupted by this one also ends in a `moveend`, but `idle` waits for the new one.
+ */
+export async function fitAndSettle(
+  map: Pick<MapLibreMap, 'once' | 'off' | 'triggerRepaint'>,
+  fit: () => boolean,
+  capMs: number,
+): Promise<void> {
+  const deadline = Date.now() + capMs;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      map.off('moveend', done);
+      resolve();
+    };
+    const timer = setTimeout(done, capMs);
+    map.once('moveend', done);
+    if (!fit()) done();
+  });
+  await waitForIdle(map, Math.max(0, deadline - Date.now()));
+}
+
 function scaledCopy(source: HTMLCanvasElement, scale: number): Screenshot {
   const width = Math.max(1, Math.round(source.width * scale));
   const height = Math.max(1, Math.round(source.height * scale));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BBox } from '../domain/layer.js';
 import { PrintSpec } from '../domain/printLayout.js';
 import { AuditEntryView, PolicyState, UndoState } from '../domain/toolLayer.js';
 
@@ -9,9 +10,10 @@ import { AuditEntryView, PolicyState, UndoState } from '../domain/toolLayer.js';
  */
 /**
  * Questions main asks the renderer for `exec: renderer` tools (the map's view, a screenshot,
- * the selection, a composed print page).
+ * the selection, a composed print page), and `fit_bounds`: fit the map to a box and answer
+ * with the view once it has settled.
  */
-export const RendererQueryKind = z.enum(['current_view', 'screenshot', 'selection', 'print_layout']);
+export const RendererQueryKind = z.enum(['current_view', 'screenshot', 'selection', 'print_layout', 'fit_bounds']);
 export type RendererQueryKind = z.infer<typeof RendererQueryKind>;
 
 export const toolLayerMethods = {
@@ -44,6 +46,11 @@ export const toolLayerEvents = {
   'policy/changed': PolicyState,
   'undo/changed': UndoState,
   'tool/progress': z.object({ callId: z.string(), fraction: z.number(), message: z.string() }),
-  /** `print` is the page to compose, present for `print_layout` only. */
-  'renderer/query-requested': z.object({ queryId: z.string(), kind: RendererQueryKind, print: PrintSpec.optional() }),
+  /** `print` is the page to compose, present for `print_layout` only; `bbox` the box to fit, for `fit_bounds` only. */
+  'renderer/query-requested': z.object({
+    queryId: z.string(),
+    kind: RendererQueryKind,
+    print: PrintSpec.optional(),
+    bbox: BBox.optional(),
+  }),
 } satisfies Record<string, z.ZodType>;

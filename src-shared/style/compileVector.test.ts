@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { LayerSpecification } from 'maplibre-gl';
-import type { Layer } from '../domain/layer.js';
+import type { Layer, LayerInfo } from '../domain/layer.js';
 import { testLayer } from '../domain/testing/testLayer.js';
 import { BIVARIATE_PALETTE } from './colourRamps.js';
 import { compileLayerStyle, type CompiledLayerStyle } from './compileLayerStyle.js';
+import { heatmapRadius } from './compileVector.js';
 import { compileLabelPoints, labelPointsPath, labelTextExpression, styleFields } from './compileLabels.js';
 import { LABEL_FONTSTACK } from './glyphs.js';
 import { LayerStyle, type LabelStyle } from './styleModel.js';
@@ -17,8 +18,12 @@ import { loadStyleSpec, type StyleSpecKit } from './testing/styleSpecKit.js';
 const urls = { data: (path: string) => `http://127.0.0.1:9/${path}?token=t` };
 const GEOMETRIES = ['MultiPolygon', 'LineString', 'Point', null] as const;
 
-function layerWith(style: unknown, geometryType: string | null, over: Partial<Layer> = {}): Layer {
-  return testLayer({ name: 'countries', source: '/data/x.gpkg', style: LayerStyle.parse(style), info: { geometryType }, ...over });
+function layerWith(
+  style: unknown,
+  geometryType: string | null,
+  { info, ...over }: Partial<Omit<Layer, 'info'>> & { info?: Partial<LayerInfo> } = {},
+): Layer {
+  return testLayer({ name: 'countries', source: '/data/x.gpkg', style: LayerStyle.parse(style), info: { geometryType, ...info }, ...over });
 }
 
 const symbol = { stroke: '#222222', strokeWidth: 1, pointRadius: 5 };
@@ -295,6 +300,33 @@ describe('vector style compilers', () => {
     const unweighted = compileLayerStyle(layerWith({ ...style, weightField: null, weightMax: null }, 'Point'), urls);
     assert.equal((unweighted.layers[0]!.paint as Record<string, unknown>)['heatmap-weight'], 1);
     validate(unweighted);
+  });
+
+  it('heatmap radius in metres: a fixed ground distance, the pixels doubling with each zoom (issue 17)', (t) => {
+    const style = { type: 'heatmap', radius: 500, radiusUnits: 'meters', intensity: 1, weightField: null, weightMax: null, ramp: 'ylorrd' };
+    // A layer around 60° N: a pixel there covers half the ground it covers at the equator.
+    const c = compileLayerStyle(layerWith(style, 'Point', { info: { extent4326: [10, 59, 11, 61] } }), urls);
+    const radius = (c.layers[0]!.paint as Record<string, unknown>)['heatmap-radius'];
+    assert.deepEqual((radius as unknown[]).slice(0, 3), ['interpolate', ['exponential', 2], ['zoom']]);
+    validate(c);
+    // MapLibre's world is 512 · 2^z pixels across: metres per pixel = 40 075 016.686 m · cos φ / (512 · 2^z).
+    const metresPerPixel = (zoom: number, lat: number) => (40_075_016.686 * Math.cos((lat * Math.PI) / 180)) / (512 * 2 ** zoom);
+    const near = (a: number, b: number, what = '') => assert.ok(Math.abs(a - b) < 1e-6 * Math.max(1, Math.abs(b)), `${what} ${a} vs ${b}`);
+    // The compiled layer uses the middle of the extent: the same expression as at 60°.
+    assert.deepEqual(radius, heatmapRadius({ radius: 500, radiusUnits: 'meters' }, 60));
+    if (!spec) return t.skip('style-spec absent');
+    const pixelsAt = (zoom: number) => spec!.evaluate('heatmap', 'paint', 'heatmap-radius', radius, {}, zoom) as number;
+    for (const zoom of [3, 10, 10.5, 16]) near(pixelsAt(zoom) * metresPerPixel(zoom, 60), 500);
+    near(pixelsAt(11) / pixelsAt(10), 2);
+    near(pixelsAt(14), 500 / metresPerPixel(14, 60));
+    near(pixelsAt(14), (2 * 500) / metresPerPixel(14, 0), 'at 60° twice the pixels of the equator');
+    // Pixels stay what they were: a number, the same at every zoom; older styles without units too.
+    assert.equal(heatmapRadius({ radius: 25, radiusUnits: 'pixels' }, 60), 25);
+    assert.equal(heatmapRadius({ radius: 25 }, 60), 25);
+    // No extent: the equator.
+    const noExtent = compileLayerStyle(layerWith(style, 'Point', { info: { extent4326: null } }), urls);
+    assert.deepEqual((noExtent.layers[0]!.paint as Record<string, unknown>)['heatmap-radius'], heatmapRadius(style as never, 0));
+    assert.throws(() => LayerStyle.parse({ ...style, radiusUnits: 'pixels' }), /radius in pixels is 1 to 200/);
   });
 
   it('opacity: the style’s fill opacity times the layer’s', () => {

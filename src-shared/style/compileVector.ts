@@ -115,9 +115,37 @@ export function extrusionHeight(style: Pick<ExtrudeStyle, 'field' | 'scale'>): E
   return ['*', ['to-number', ['get', style.field], 0], style.scale];
 }
 
+/** The latitude in the middle of the layer's extent in degrees; 0 without one. */
+function middleLatitude(layer: Layer): number {
+  const e = layer.info.extent4326;
+  return e && Number.isFinite(e[1]) && Number.isFinite(e[3]) ? (e[1] + e[3]) / 2 : 0;
+}
+
 /** `geometry-type` says `MultiPolygon` in current MapLibre and `Polygon` in older ones: match both. */
 export function geometryFilter(base: 'Point' | 'LineString' | 'Polygon'): ExpressionSpecification {
   return ['match', ['geometry-type'], [base, `Multi${base}`], true, false];
+}
+
+/** Metres per pixel at the equator at zoom 0: the equator (2π × 6 378 137 m) over MapLibre's 512-pixel world. */
+export const METRES_PER_PIXEL_Z0 = (2 * Math.PI * 6_378_137) / 512;
+/** MapLibre's zoom range: the metre radius is exact across it. */
+const MAX_ZOOM = 24;
+
+/**
+ * `heatmap-radius` for a style: its pixels as they are, or metres kept on the ground at every
+ * zoom. MapLibre's zoom z draws the world 512 · 2^z CSS pixels wide (512-pixel tiles, unlike
+ * the 256 of the classic web-map tables), so in Web Mercator at latitude φ
+ *   metres per pixel = 2π · 6378137 · cos φ / (512 · 2^z) ≈ 78271.517 · cos φ / 2^z
+ *   pixels = metres · 2^z / (78271.517 · cos φ)
+ * which doubles with each zoom level: exactly an `interpolate` with exponential base 2 between
+ * zoom 0 and 24. φ is the middle of the layer's extent (0 without one); over a layer spanning
+ * many degrees of latitude the ground radius is exact there and approximate elsewhere.
+ */
+export function heatmapRadius(style: Pick<HeatmapStyle, 'radius' | 'radiusUnits'>, latitude: number): number | ExpressionSpecification {
+  if ((style.radiusUnits ?? 'pixels') === 'pixels') return style.radius;
+  const lat = Math.min(85, Math.max(-85, latitude));
+  const atZoom0 = style.radius / (METRES_PER_PIXEL_Z0 * Math.cos((lat * Math.PI) / 180));
+  return ['interpolate', ['exponential', 2], ['zoom'], 0, atZoom0, MAX_ZOOM, atZoom0 * 2 ** MAX_ZOOM];
 }
 
 /** Point density as one heatmap layer; the ramp starts transparent so sparse areas stay clear. */
@@ -143,7 +171,7 @@ export function compileHeatmapLayers(layer: Layer, sourceId: string, style: Heat
       source: sourceId,
       layout: { visibility: visibility(layer) },
       paint: {
-        'heatmap-radius': style.radius,
+        'heatmap-radius': heatmapRadius(style, middleLatitude(layer)),
         'heatmap-intensity': style.intensity,
         'heatmap-weight': weight,
         'heatmap-color': colour,

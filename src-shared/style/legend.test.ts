@@ -5,6 +5,9 @@ import { testLayer } from '../domain/testing/testLayer.js';
 import { RAMPS } from './colourRamps.js';
 import { legendFor, visibleLegends } from './legend.js';
 import { LayerStyle } from './styleModel.js';
+import { loadStyleSpec } from './testing/styleSpecKit.js';
+import { vectorPaintOf } from './vectorPaint.js';
+import type { BivariateStyle } from './vectorStyleModel.js';
 
 function layer(id: string, style: unknown, over: Partial<Layer> = {}): Layer {
   const info = { crs: null, extent: null, extent4326: null, featureCount: 1 };
@@ -111,6 +114,36 @@ describe('legendFor', () => {
       }),
     );
     assert.equal(bi.entries[0]!.kind, 'grid');
+    assert.equal(bi.entries.length, 1, 'features missing a value are hidden: no swatch for them');
+  });
+
+  it('bivariate with a colour for features missing either value: a "No value" swatch of the colour the map paints them', async () => {
+    const style = {
+      type: 'bivariate',
+      fieldX: 'X',
+      fieldY: 'Y',
+      breaksX: [0, 1, 2, 3],
+      breaksY: [0, 10, 20, 30],
+      palette: Array(9).fill('#000000'),
+      nullColour: '#cccccc',
+      ...symbol,
+    } as const;
+    const bi = legendFor(layer('b', style));
+    assert.deepEqual(
+      bi.entries.map((e) => e.kind),
+      ['grid', 'swatches'],
+    );
+    const swatches = bi.entries[1]!;
+    assert.ok(swatches.kind === 'swatches');
+    assert.deepEqual(swatches.items, [{ colour: '#cccccc', stroke: symbol.stroke, label: 'No value' }]);
+    // What MapLibre's expression engine paints a feature missing either value (none is hidden).
+    const paint = vectorPaintOf(LayerStyle.parse(style) as BivariateStyle);
+    assert.equal(paint.filter, null);
+    const spec = await loadStyleSpec();
+    if (!spec) return;
+    for (const props of [{ X: null, Y: 5 }, { X: 1 }, { X: 1, Y: 'n/a' }, {}])
+      assert.equal(spec.evaluate('fill', 'paint', 'fill-color', paint.colour, props), swatches.items[0]!.colour, JSON.stringify(props));
+    assert.notEqual(spec.evaluate('fill', 'paint', 'fill-color', paint.colour, { X: 1, Y: 5 }), '#cccccc');
   });
 });
 

@@ -88,8 +88,8 @@ function styleEntries(layer: Layer, style: LayerStyle): LegendEntry[] {
           message: { key: 'extrude', field: style.field, scale: formatNumber(style.scale) },
         },
       ];
-    case 'bivariate':
-      return [
+    case 'bivariate': {
+      const entries: LegendEntry[] = [
         {
           kind: 'grid',
           palette: [...style.palette],
@@ -97,6 +97,16 @@ function styleEntries(layer: Layer, style: LayerStyle): LegendEntry[] {
           yLabel: `${style.fieldY} → (${range(style.breaksY[0], style.breaksY[3])})`,
         },
       ];
+      // Features missing either value are painted `nullColour` (vectorPaint.ts), or hidden when it is null.
+      if (style.nullColour)
+        entries.push({
+          kind: 'swatches',
+          title: null,
+          symbol,
+          items: [{ colour: style.nullColour, stroke: style.stroke, label: 'No value' }],
+        });
+      return entries;
+    }
     case 'heatmap':
       return [
         {

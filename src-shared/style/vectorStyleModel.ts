@@ -129,17 +129,35 @@ export const RuleBasedStyle = z.object({
 });
 export type RuleBasedStyle = z.infer<typeof RuleBasedStyle>;
 
+/** What a heatmap's radius is measured in: screen pixels, or metres on the ground at every zoom. */
+export const HeatmapRadiusUnits = z.enum(['pixels', 'meters']);
+export type HeatmapRadiusUnits = z.infer<typeof HeatmapRadiusUnits>;
+/** The radius allowed in each unit: MapLibre's pixels from 1; up to 1000 km on the ground. */
+export const HEATMAP_RADIUS_LIMITS: Record<HeatmapRadiusUnits, { min: number; max: number }> = {
+  pixels: { min: 1, max: 200 },
+  meters: { min: 1, max: 1_000_000 },
+};
+
 /** Point density. `weightMax` (from the data) maps the weight field onto 0…1. */
-export const HeatmapStyle = z.object({
-  type: z.literal('heatmap'),
-  radius: z.number().min(1).max(200),
-  intensity: z.number().min(0.01).max(20),
-  weightField: z.string().nullable(),
-  weightMax: z.number().nullable(),
-  ramp: RampName,
-  invert: z.boolean().optional(),
-  opacity: z.number().min(0).max(1).optional(),
-});
+export const HeatmapStyle = z
+  .object({
+    type: z.literal('heatmap'),
+    /** In `radiusUnits`. */
+    radius: z.number().min(1).max(HEATMAP_RADIUS_LIMITS.meters.max),
+    /** Absent: pixels (what older projects saved). */
+    radiusUnits: HeatmapRadiusUnits.optional(),
+    intensity: z.number().min(0.01).max(20),
+    weightField: z.string().nullable(),
+    weightMax: z.number().nullable(),
+    ramp: RampName,
+    invert: z.boolean().optional(),
+    opacity: z.number().min(0).max(1).optional(),
+  })
+  .superRefine((v, ctx) => {
+    const { min, max } = HEATMAP_RADIUS_LIMITS[v.radiusUnits ?? 'pixels'];
+    if (v.radius < min || v.radius > max)
+      ctx.addIssue({ code: 'custom', path: ['radius'], message: `a radius in ${v.radiusUnits ?? 'pixels'} is ${min} to ${max}` });
+  });
 export type HeatmapStyle = z.infer<typeof HeatmapStyle>;
 
 const FourBreaks = z.tuple([z.number(), z.number(), z.number(), z.number()]);

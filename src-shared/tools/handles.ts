@@ -81,7 +81,12 @@ export interface MapViewState {
 
 /** The map in the renderer: view changes, and questions only the renderer can answer. */
 export interface MapHandle {
-  fitBounds(bbox: BBox): void;
+  /**
+   * Fits the map to `bbox` and resolves once the renderer reports the view settled (the move
+   * ended and the map is idle), with that view; null when no window answered within a few
+   * seconds (headless, no map yet). Fails only when stopped.
+   */
+  fitBounds(bbox: BBox, signal: AbortSignal): Promise<MapViewState | null>;
   /** Asks the renderer; fails with a time-out when no window answers. */
   currentView(signal: AbortSignal): Promise<MapViewState>;
   /** A PNG of the map as shown, saved in the outputs folder. */
@@ -128,19 +133,28 @@ export interface PostgisHandle {
     opts: { limit: number; includeGeometry: boolean; maxChars: number; signal: AbortSignal },
   ): Promise<PgQueryAnswer>;
   /**
-   * Whether `algorithm` can run inside the connection's database: its schema for results, or
-   * why not (no SQL form, no results schema chosen, no such connection).
+   * Whether `algorithm` can run inside the connection's database: its schema for results (null:
+   * none, the result comes back as a local layer), or why not (no SQL form, no such connection).
    */
-  pushdownPlan(connectionId: string, algorithm: string): { ok: true; outputSchema: string } | { ok: false; reason: string };
+  pushdownPlan(connectionId: string, algorithm: string): { ok: true; outputSchema: string | null } | { ok: false; reason: string };
   /**
    * Runs a processing algorithm inside the database (issue 16) into a new table of the
-   * results schema (never replacing one). `tables` in the algorithm's layerParams order,
-   * `params` without the layer params. Stop cancels it on the server; nothing is left behind.
+   * results schema (never replacing one), or with `localOutput` (`path|layername=NAME`, a new
+   * GeoPackage layer) into a temporary table copied back there: nothing stays on the server.
+   * `tables` in the algorithm's layerParams order, `params` without the layer params. Stop
+   * cancels it on the server; nothing is left behind.
    */
   pushdown(
-    call: { connectionId: string; algorithm: string; tables: PgTableName[]; params: Record<string, unknown>; outputName: string },
+    call: {
+      connectionId: string;
+      algorithm: string;
+      tables: PgTableName[];
+      params: Record<string, unknown>;
+      outputName: string;
+      localOutput?: string;
+    },
     opts: { signal: AbortSignal; progress(fraction: number, message: string): void },
-  ): Promise<{ schema: string; table: string; featureCount: number; notes: string[] }>;
+  ): Promise<{ featureCount: number; notes: string[] } & ({ schema: string; table: string } | { output: string; info: LayerInfo })>;
   /** The saved connections (id, name, server), and with `connectionId` the spatial tables of that one. */
   tables(connectionId: string | null): Promise<PgTablesAnswer>;
 }

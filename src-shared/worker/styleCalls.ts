@@ -15,6 +15,11 @@ export const ClassifyArgs = z.object({
   field: z.string().min(1),
   method: ClassMethod,
   classes: z.number().int().min(1).max(32),
+  /**
+   * Only features where these fields hold numbers too count (a bivariate map classifies each
+   * field over the features that have both values: the only ones it colours by class).
+   */
+  alsoNumeric: z.array(z.string().min(1)).max(8).optional(),
 });
 export const ClassifyResult = z.object({
   breaks: z.array(z.number()),
@@ -22,9 +27,9 @@ export const ClassifyResult = z.object({
   counts: z.array(z.number().int()),
   min: z.number().nullable(),
   max: z.number().nullable(),
-  /** Features with a number in the field. */
+  /** Features with a number in the field (and in each `alsoNumeric` field). */
   valid: z.number().int(),
-  /** Features with NULL (or no number) in the field. */
+  /** Features with NULL (or no number) in the field, or in one of the `alsoNumeric` fields. */
   nulls: z.number().int(),
 });
 export type ClassifyResult = z.infer<typeof ClassifyResult>;

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Handles } from '../../src-shared/tools/handles.js';
+import { fakeLayer, fakeProject } from '../toolTestFakes.js';
 import { layerTools } from './index.js';
 
 describe('layers family: the notice face of layers.load', () => {
@@ -21,5 +23,34 @@ describe('layers family: the notice face of layers.load', () => {
       layerTools.filter((t) => t.notice).map((t) => t.id),
       ['layers.load', 'layers.export_postgis'],
     );
+  });
+});
+
+describe('layers.zoom_to', () => {
+  const tool = layerTools.find((t) => t.id === 'layers.zoom_to')!;
+  const nc = fakeLayer({ id: 'L1', name: 'nc', kind: 'vector', source: '/data/nc.gpkg', info: { extent4326: [-84.3, 33.9, -75.5, 36.6] } });
+  const run = (fitBounds: Handles['map']['fitBounds']) =>
+    tool.execute(tool.input.parse({ layer: 'nc' }), {
+      handles: { project: fakeProject([nc]), map: { fitBounds } } as unknown as Handles,
+      caller: 'model',
+      signal: new AbortController().signal,
+      progress: () => undefined,
+    });
+
+  it('returns once the map has settled, with the view it reached', async () => {
+    const view = { center: [-79.9, 35.3], zoom: 6.1, bounds: [-85, 33, -75, 37], bearing: 0, pitch: 0 } as const;
+    let settled = false;
+    const out = run(async (bbox) => {
+      assert.deepEqual(bbox, [-84.3, 33.9, -75.5, 36.6]);
+      await new Promise((r) => setTimeout(r, 20));
+      settled = true;
+      return view as never;
+    });
+    assert.deepEqual(await out, { zoomed_to: [-84.3, 33.9, -75.5, 36.6], view });
+    assert.equal(settled, true);
+  });
+
+  it('without a map window: the extent zoomed to and no view', async () => {
+    assert.deepEqual(await run(async () => null), { zoomed_to: [-84.3, 33.9, -75.5, 36.6], view: null });
   });
 });

@@ -24,10 +24,11 @@ const Input = z.object({
 
 /**
  * Where a run happens (issue 16): inside the PostGIS database that holds every input, when the
- * algorithm has an SQL form there and the person chose a schema for results on that
- * connection; otherwise in the GIS worker, with a note saying why when any input is PostGIS.
+ * algorithm has an SQL form there — into a new table of the results schema the person chose on
+ * that connection, or without one (`outputSchema` null) into a temporary table copied back as a
+ * local GeoPackage layer; otherwise in the GIS worker, with a note saying why when any input is PostGIS.
  */
-type Engine = { kind: 'database'; connectionId: string; outputSchema: string } | { kind: 'worker'; note: string | null };
+type Engine = { kind: 'database'; connectionId: string; outputSchema: string | null } | { kind: 'worker'; note: string | null };
 
 function engineFor(spec: AlgorithmSpec, layers: readonly Layer[], postgis: PostgisHandle): Engine {
   const ids = layers.map((l) => postgisConnectionOf(l.source) || null);
@@ -38,6 +39,8 @@ function engineFor(spec: AlgorithmSpec, layers: readonly Layer[], postgis: Postg
       kind: 'worker',
       note: 'Ran in the GIS worker: its inputs are not all tables of one PostGIS connection, so the PostGIS tables were read over the network.',
     };
+  if (layers.some((l) => parsePgTable(l.sublayer ?? '') === null))
+    return { kind: 'worker', note: 'Ran in the GIS worker: a live query layer is read through its query, not pushed down as a table.' };
   const plan = postgis.pushdownPlan(first, spec.id);
   if (!plan.ok) return { kind: 'worker', note: `Ran in the GIS worker, reading the PostGIS tables over the network: ${plan.reason}.` };
   return { kind: 'database', connectionId: first, outputSchema: plan.outputSchema };
@@ -45,14 +48,15 @@ function engineFor(spec: AlgorithmSpec, layers: readonly Layer[], postgis: Postg
 
 export const runAlgorithm = defineTool({
   id: 'processing.run',
-  version: '1.1.0',
+  version: '1.2.0',
   group: 'processing',
   icon: 'cog',
   title: 'Run processing algorithm',
   description:
     'Runs one processing algorithm (processing_list, processing_describe) with progress; Stop cancels it. The result ' +
     'is a new file in the project outputs folder (sources are never modified), or, when every input is a table of one ' +
-    'PostGIS connection with a results schema, a new table made inside that database; it is loaded as a new layer. Distances are in the input layer CRS units and are refused on degree-based layers ' +
+    'PostGIS connection, is made inside that database: a new table of its results schema (without one, a new local ' +
+    'file); it is loaded as a new layer. Distances are in the input layer CRS units and are refused on degree-based layers ' +
     'with the reprojection to run first. Returns the output path, the new layer name, the feature count, notes to ' +
     'pass on, and for some algorithms a structured `report` (join_by_field: unmatched and duplicated keys).',
   input: Input,
@@ -82,9 +86,10 @@ export const runAlgorithm = defineTool({
     checkDistanceUnits(spec, params, main);
     const name = args.output_name ?? `${main?.name ?? 'output'}_${spec.id}`;
     const engine = engineFor(spec, layers, handles.postgis);
-    // In the database the output is a new table of the results schema (the name may gain _2 if taken).
+    // In the database the output is a new table of the results schema (the name may gain _2 if taken);
+    // without one it comes back as a new GeoPackage in the outputs folder, as a worker run's.
     const path =
-      engine.kind === 'database'
+      engine.kind === 'database' && engine.outputSchema !== null
         ? formatSource({
             path: postgisSource(engine.connectionId),
             sublayer: pgTableSublayer({ schema: engine.outputSchema, table: name }),
@@ -99,7 +104,10 @@ export const runAlgorithm = defineTool({
         output: path,
         runs_in: engine.kind === 'database' ? `the PostGIS database of connection '${engine.connectionId}'` : 'the GIS worker',
         // The free name is found on the server when the run starts (nothing is asked of it before approval).
-        ...(engine.kind === 'database' ? { output_table: `a new table; if ${engine.outputSchema}.${name} is taken, ${name}_2, _3…` } : {}),
+        ...(engine.kind === 'database' && engine.outputSchema !== null
+          ? { output_table: `a new table; if ${engine.outputSchema}.${name} is taken, ${name}_2, _3…` }
+          : {}),
+        ...(engine.kind === 'database' && engine.outputSchema === null ? { note: localNote(path) } : {}),
         ...(engine.kind === 'worker' && engine.note ? { note: engine.note } : {}),
       },
     };
@@ -126,10 +134,18 @@ export const runAlgorithm = defineTool({
   },
 });
 
-/** The run inside PostGIS: the inputs' tables, the other params as checked, a new table out. */
+/** A result that comes back from the server: what the preview and the notes say. */
+const localNote = (path: string, done = false) =>
+  `${done ? 'Ran' : 'Runs'} inside the PostGIS database (in a temporary table: nothing is written to the server); ` +
+  `the result ${done ? 'came' : 'comes'} back as the local layer ${path}.`;
+
+/**
+ * The run inside PostGIS: the inputs' tables, the other params as checked, a new table out —
+ * or, when prepare chose a local file (no results schema), that GeoPackage layer.
+ */
 async function runInDatabase(
   spec: AlgorithmSpec,
-  args: { params: Record<string, unknown>; output_name?: string | undefined },
+  args: { params: Record<string, unknown>; output_name?: string | undefined; output_path?: string | undefined },
   connectionId: string,
   handles: Pick<Handles, 'project' | 'postgis'>,
   ctx: { signal: AbortSignal; progress(fraction: number, message: string): void },
@@ -146,10 +162,26 @@ async function runInDatabase(
       tables.push(table);
     }
   }
+  // What the person approved decides where the result goes (the settings may have changed since).
+  const local = args.output_path !== undefined && postgisConnectionOf(args.output_path) === null;
   const out = await handles.postgis.pushdown(
-    { connectionId, algorithm: spec.id, tables, params, outputName: args.output_name! },
+    {
+      connectionId,
+      algorithm: spec.id,
+      tables,
+      params,
+      outputName: args.output_name!,
+      ...(local ? { localOutput: formatSource({ path: args.output_path!, sublayer: args.output_name! }) } : {}),
+    },
     { signal: ctx.signal, progress: ctx.progress },
   );
+  if ('output' in out)
+    return {
+      output: out.output,
+      feature_count: out.featureCount,
+      notes: [localNote(out.output, true), ...out.notes],
+      load_layers: [{ path: out.output, name: args.output_name!, info: out.info }],
+    };
   const output = formatSource({ path: postgisSource(connectionId), sublayer: pgTableSublayer(out) });
   return {
     output,

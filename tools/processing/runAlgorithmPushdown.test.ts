@@ -1,7 +1,8 @@
 /**
- * processing_run on PostGIS layers (issue 16): every input a table of one connection with a
- * results schema → the run goes to the database (push-down) and the output is a new table
- * there, loaded as a layer; anything else → the GIS worker, with a note saying why.
+ * processing_run on PostGIS layers (issue 16): every input a table of one connection → the run
+ * goes to the database (push-down) and the output is a new table of its results schema, or
+ * without one a local GeoPackage, loaded as a layer; anything else → the GIS worker, with a
+ * note saying why.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -25,12 +26,19 @@ function postgis(outputSchema: string | null) {
     pushdownPlan: (id, algorithm) =>
       id !== 'office'
         ? { ok: false, reason: `the connection '${id}' has no schema for results` }
-        : outputSchema && algorithm !== 'centroids'
+        : algorithm !== 'centroids'
           ? { ok: true, outputSchema }
-          : { ok: false, reason: outputSchema ? `${algorithm} has no form that runs inside PostGIS yet` : 'no schema for results' },
+          : { ok: false, reason: `${algorithm} has no form that runs inside PostGIS yet` },
     async pushdown(call, { progress }) {
       calls.push(call);
       progress(0.5, 'half');
+      if (call.localOutput)
+        return {
+          output: call.localOutput,
+          info: fakeLayer({ name: 'out', kind: 'vector', source: call.localOutput }).info,
+          featureCount: 100,
+          notes: ['measured on the spheroid'],
+        };
       return { schema: outputSchema!, table: `${call.outputName}_2`, featureCount: 100, notes: ['measured on the spheroid'] };
     },
     tables: async () => ({ connections: [] }),
@@ -73,12 +81,30 @@ describe('processing_run on PostGIS layers', () => {
     ]);
   });
 
-  test('mixed inputs, another connection, no results schema, no SQL form: the worker runs it and says why', async () => {
+  test('no results schema: runs in the database all the same, the result comes back as a local GeoPackage layer', async () => {
+    const pg = postgis(null);
+    const { prepared, request, result } = await runAlgorithmHarness(LAYERS, worker, pg.handle).run({
+      algorithm: 'buffer',
+      params: { input: 'counties', distance: 500 },
+    });
+    assert.equal(request, undefined, 'nothing reached the GIS worker');
+    const path = String(prepared.args.output_path);
+    assert.match(path, /counties_buffer\.gpkg$/);
+    assert.equal(prepared.preview?.output, path);
+    assert.match(String(prepared.preview?.runs_in), /PostGIS database of connection 'office'/);
+    assert.match(String(prepared.preview?.note), /nothing is written to the server.*comes back as the local layer .*\.gpkg/);
+    assert.equal(prepared.preview?.output_table, undefined);
+    assert.equal(pg.calls[0]!.localOutput, `${path}|layername=counties_buffer`);
+    assert.equal(result.output, `${path}|layername=counties_buffer`);
+    assert.equal((result.load_layers as { path: string }[])[0]!.path, `${path}|layername=counties_buffer`);
+    assert.match(String((result.notes as string[])[0]), /^Ran inside the PostGIS database .*came back as the local layer/);
+  });
+
+  test('mixed inputs, another connection, no SQL form: the worker runs it and says why', async () => {
     for (const [schema, algorithm, params, why] of [
       ['results', 'count_points_in_polygons', { input: 'counties', points: 'rivers' }, /not all tables of one PostGIS connection/],
       ['results', 'clip', { input: 'counties', overlay: 'parks' }, /not all tables of one PostGIS connection/],
       ['results', 'buffer', { input: 'rivers', distance: 5 }, /'archive' has no schema for results/],
-      [null, 'buffer', { input: 'counties', distance: 5 }, /no schema for results/],
       ['results', 'centroids', { input: 'counties' }, /centroids has no form that runs inside PostGIS yet/],
     ] as const) {
       const pg = postgis(schema);

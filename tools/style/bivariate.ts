@@ -10,18 +10,27 @@ import { applySymbolParams, ColourParam, currentSymbol, fmt, requireField, saveS
 
 const Breaks = z.tuple([z.number(), z.number(), z.number(), z.number()]);
 
+/**
+ * Terciles of `field` over the features that also have a number in `other`: those missing
+ * either value are not classed (drawn in the null colour or hidden), so they must not move the breaks.
+ */
 async function terciles(
   gdal: GdalHandle,
   layer: Layer,
   field: string,
+  other: string,
   param: string,
   signal: AbortSignal,
 ): Promise<[number, number, number, number]> {
-  const r = await gdal.call('style.classify', { source: layerSource(layer), field, method: 'quantile', classes: 3 }, { signal });
+  const r = await gdal.call(
+    'style.classify',
+    { source: layerSource(layer), field, method: 'quantile', classes: 3, alsoNumeric: [other] },
+    { signal },
+  );
   if (r.breaks.length !== 4) {
     throw new ToolFailure(
       'invalid_params',
-      `${param}: '${field}' has too few distinct values for three classes.`,
+      `${param}: '${field}' has too few distinct values for three classes among the features with both values.`,
       false,
       'Choose a field with more varied values.',
     );
@@ -31,13 +40,13 @@ async function terciles(
 
 export const bivariate = defineTool({
   id: 'style.bivariate',
-  version: '1.0.0',
+  version: '1.1.0',
   group: 'style',
   icon: 'palette',
   title: 'Bivariate choropleth',
   description:
     'Colours a vector layer by two numeric fields at once: each is split into three quantile classes (terciles, ' +
-    'computed from the data) and the 3×3 combinations take the standard bivariate palette (grey = low/low, red = ' +
+    'computed from the features with both values) and the 3×3 combinations take the standard bivariate palette (grey = low/low, red = ' +
     'high field_x, blue = high field_y, dark = high/high). Labels already set are kept. Returns the layer, both ' +
     'fields with their class breaks, and the palette.',
   input: z.object({
@@ -57,8 +66,8 @@ export const bivariate = defineTool({
     const layer = vectorLayer(handles.project, args.layer);
     requireField(layer, args.field_x, { numeric: true, param: 'field_x' });
     requireField(layer, args.field_y, { numeric: true, param: 'field_y' });
-    const bx = args.breaks_x ?? (await terciles(handles.gdal, layer, args.field_x, 'field_x', signal));
-    const by = args.breaks_y ?? (await terciles(handles.gdal, layer, args.field_y, 'field_y', signal));
+    const bx = args.breaks_x ?? (await terciles(handles.gdal, layer, args.field_x, args.field_y, 'field_x', signal));
+    const by = args.breaks_y ?? (await terciles(handles.gdal, layer, args.field_y, args.field_x, 'field_y', signal));
     return {
       args: { ...args, breaks_x: bx, breaks_y: by },
       preview: { layer: layer.name, [`${args.field_x} (x)`]: bx.map(fmt).join(' | '), [`${args.field_y} (y)`]: by.map(fmt).join(' | ') },

@@ -4,7 +4,8 @@
  * the hint and compute the classes; execute saves a style the model accepts.
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -218,12 +219,74 @@ describe('style tools', { skip }, () => {
     assert.equal((result.field_x as { name: string }).name, 'SID74');
   });
 
+  test('bivariate: both fields are classed over the features that have both values, not each over its own', async () => {
+    // x is missing where y is high, y where x is high: classed separately, each field's terciles
+    // would take in values of features the map never colours by class.
+    const rows: [number | null, number | null][] = [
+      ...[1, 2, 3, 4, 5, 6].map((x, i) => [x, (i + 1) * 10] as [number, number]),
+      [7, null],
+      [8, null],
+      [9, null],
+      [null, 100],
+      [null, 200],
+      [null, 300],
+    ];
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'mapwright-bivariate-')), 'pairs.geojson');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        type: 'FeatureCollection',
+        features: rows.map(([x, y], i) => ({
+          type: 'Feature',
+          properties: { X: x, Y: y },
+          geometry: {
+            type: 'Polygon',
+            coordinates: [
+              [
+                [i, 0],
+                [i + 1, 0],
+                [i + 1, 1],
+                [i, 0],
+              ],
+            ],
+          },
+        })),
+      }),
+    );
+    const info = (await worker.call('layers.describe', { source: file })) as LayerInfo;
+    project.addLayer({ name: 'pairs', source: file, sublayer: null, info, style: defaultVectorStyle(0) });
+    await run('style.bivariate', { layer: 'pairs', field_x: 'X', field_y: 'Y', null_colour: '#cccccc' });
+    const style = styleOf('pairs');
+    assert.ok(style.type === 'bivariate');
+    const close = (got: readonly number[], want: number[]) =>
+      got.forEach((v, i) => assert.ok(Math.abs(v - want[i]!) < 1e-9, `${got} vs ${want}`));
+    // Joint: x over 1…6 and y over 10…60 (numpy's quantiles at 1/3 and 2/3).
+    close(style.breaksX, [1, 8 / 3, 13 / 3, 6]);
+    close(style.breaksY, [10, 80 / 3, 130 / 3, 60]);
+    // Each field on its own gives other breaks: x over 1…9, y over 10…60 and 100…300.
+    const alone = await worker.call('style.classify', { source: file, field: 'X', method: 'quantile', classes: 3 });
+    close(alone.breaks, [1, 11 / 3, 19 / 3, 9]);
+    const aloneY = await worker.call('style.classify', { source: file, field: 'Y', method: 'quantile', classes: 3 });
+    assert.equal(aloneY.breaks[3], 300);
+    const joint = await worker.call('style.classify', { source: file, field: 'Y', method: 'quantile', classes: 3, alsoNumeric: ['X'] });
+    assert.deepEqual([joint.valid, joint.nulls, joint.counts], [6, 6, [2, 2, 2]]);
+  });
+
   test('heatmap: points only, the weight maximum read from the data', async () => {
     const { prepared } = await run('style.heatmap', { layer: 'bikes', weight_field: 'nbikes', radius: 15 });
     assert.equal((prepared.args as { weight_max: number }).weight_max, 51);
     const style = styleOf('bikes');
     assert.equal(style.type === 'heatmap' && style.weightMax, 51);
     await refused('style.heatmap', { layer: 'nc' }, /a heatmap needs points/, /centroids/);
+    // A radius on the ground (issue 17): kept in metres; pixels stay 1–200, and say how to ask for metres.
+    const { result } = await run('style.heatmap', { layer: 'bikes', radius: 300, radius_units: 'meters' });
+    assert.deepEqual([result.radius, result.radius_units], [300, 'meters']);
+    const metres = styleOf('bikes');
+    assert.deepEqual(metres.type === 'heatmap' && [metres.radius, metres.radiusUnits], [300, 'meters']);
+    await refused('style.heatmap', { layer: 'bikes', radius: 300 }, /radius: 300 pixels is outside 1–200/, /radius_units: 'meters'/);
+    await run('style.heatmap', { layer: 'bikes', radius: 15 });
+    const pixels = styleOf('bikes');
+    assert.deepEqual(pixels.type === 'heatmap' && [pixels.radius, pixels.radiusUnits], [15, undefined]);
     await refused('style.labels', { layer: 'bikes', field: 'name' }, /drawn as a heatmap, which takes no labels/);
   });
 

@@ -9,11 +9,15 @@ import { quoteIdentifier } from '../../../src-shared/sql/quote.js';
 import { labelPoints } from '../style/labelPoints.js';
 import type { WorkerFamily, WorkerFunction } from './types.js';
 
-/** Reads a numeric field and computes class breaks and counts (see src-shared/style/classify.ts). */
+/**
+ * Reads a numeric field and computes class breaks and counts (see src-shared/style/classify.ts),
+ * over the features that also have numbers in `alsoNumeric` when given.
+ */
 const classify: WorkerFunction<'style.classify'> = async (args, ctx) => {
-  return withVector(args.source, [args.field], async (opened) => {
+  const also = (args.alsoNumeric ?? []).filter((f) => f !== args.field);
+  return withVector(args.source, [args.field, ...also], async (opened) => {
     ctx.progress(0, `Reading ${args.field}`);
-    const { sorted, nulls } = await numericValues(opened, args.field, ctx.signal);
+    const { sorted, nulls } = await numericValues(opened, args.field, ctx.signal, also);
     throwIfCancelled(ctx.signal);
     const values = Array.from(sorted);
     const breaks = classBreaks(values, args.method, args.classes);

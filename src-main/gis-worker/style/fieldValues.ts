@@ -69,20 +69,30 @@ export function categoryValue(v: unknown): string | number | boolean | null {
   return String(v);
 }
 
-/** The numeric values of a field, ascending, and how many features have none. */
+/** A value read as a number: numbers and numeric text; NaN for anything else (NULL included). */
+export function asNumber(v: unknown): number {
+  return typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+}
+
+/**
+ * The numeric values of a field, ascending, and how many features have none. With
+ * `alsoNumeric`, a feature counts only when those fields hold numbers too (else it is a null).
+ */
 export async function numericValues(
   opened: OpenedVector,
   field: string,
   signal?: AbortSignal,
+  alsoNumeric: readonly string[] = [],
 ): Promise<{ sorted: Float64Array; nulls: number }> {
   const numbers: number[] = [];
   let nulls = 0;
+  const columns = [field, ...alsoNumeric].map(quoteIdentifier).join(', ');
   await eachRow(
     opened,
-    `SELECT ${quoteIdentifier(field)} FROM ${quoteIdentifier(opened.layer.name)}`,
-    ([v]) => {
-      const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
-      if (Number.isFinite(n)) numbers.push(n);
+    `SELECT ${columns} FROM ${quoteIdentifier(opened.layer.name)}`,
+    (values) => {
+      const n = asNumber(values[0]);
+      if (Number.isFinite(n) && values.slice(1).every((v) => Number.isFinite(asNumber(v)))) numbers.push(n);
       else nulls++;
     },
     signal,

@@ -1,12 +1,14 @@
 import type pg from 'pg';
 import type { Plan } from './plan.js';
 import { ident, qualified } from './pgIdent.js';
-import { type PgInput, type PushdownOutput, PushdownError } from './types.js';
+import { type PgInput, type PushdownOutput, PushdownError, TEMP_SCHEMA } from './types.js';
 
 /**
  * The output table, inside the run's transaction: checked (schema there, name free unless
  * overwrite, never an input), created with an integer primary key `fid`, the plan's columns and
- * a typed geometry `geom`; after filling, a GiST index and fresh statistics.
+ * a typed geometry `geom`; after filling, a GiST index and fresh statistics. In TEMP_SCHEMA it
+ * is a temporary table of the session (`pg_temp` names the session's own pg_temp_N schema,
+ * made on first use), read once and dropped, so it gets no index.
  */
 
 export async function createOutputTable(
@@ -17,12 +19,18 @@ export async function createOutputTable(
   inputs: readonly PgInput[],
 ): Promise<void> {
   const label = `${out.schema}.${out.table}`;
-  const schema = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [out.schema]);
-  if (schema.rowCount === 0) throw new PushdownError('invalid_params', `There is no schema '${out.schema}' for the output`);
+  const temp = out.schema === TEMP_SCHEMA;
+  if (!temp) {
+    const schema = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [out.schema]);
+    if (schema.rowCount === 0) throw new PushdownError('invalid_params', `There is no schema '${out.schema}' for the output`);
+  }
   if (inputs.some((i) => i.schema === out.schema && i.table === out.table))
     throw new PushdownError('invalid_params', `The output ${label} is one of the inputs; choose another name`);
+  // pg_temp is an alias: the session's temporary schema is pg_my_temp_schema() (0 before its first use).
   const existing = await client.query<{ relkind: string }>(
-    `SELECT c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2`,
+    `SELECT c.relkind FROM pg_class c
+      WHERE c.relname = $2
+        AND c.relnamespace = CASE WHEN $1 = '${TEMP_SCHEMA}' THEN pg_my_temp_schema() ELSE (SELECT oid FROM pg_namespace WHERE nspname = $1) END`,
     [out.schema, out.table],
   );
   const kind = existing.rows[0]?.relkind;
@@ -38,7 +46,7 @@ export async function createOutputTable(
     ...plan.columns.map((c) => `${ident(c.name)} ${c.sqlType}`),
     ...(plan.geometryType ? [`geom geometry(${plan.geometryType}, ${Number(srid)})`] : []),
   ];
-  await client.query(`CREATE TABLE ${qualified(out)} (${cols.join(', ')})`);
+  await client.query(`CREATE ${temp ? 'TEMPORARY ' : ''}TABLE ${qualified(out)} (${cols.join(', ')})`);
 }
 
 /** `INSERT INTO out (columns…, geom)`: the plan's SELECT lists them in this order. */
@@ -48,6 +56,8 @@ export function insertInto(out: PushdownOutput, plan: Plan): string {
 }
 
 export async function finishOutputTable(client: pg.Client, out: PushdownOutput, plan: Plan): Promise<void> {
+  // A temporary output is read once, in key order, and dropped: an index would only cost time.
+  if (out.schema === TEMP_SCHEMA) return;
   // Built once, in bulk, after the rows are in (faster than maintaining it row by row).
   if (plan.geometryType) await client.query(`CREATE INDEX ON ${qualified(out)} USING gist (geom)`);
   await client.query(`ANALYZE ${qualified(out)}`);

@@ -34,7 +34,14 @@ export interface PushdownSession {
   openControl(): Promise<pg.Client>;
 }
 
+/**
+ * The output schema that makes the output a temporary table of the engine's session (kept
+ * after the commit until dropped or the session ends; nothing persistent on the server).
+ */
+export const TEMP_SCHEMA = 'pg_temp';
+
 export interface PushdownOutput {
+  /** A schema of the database, or TEMP_SCHEMA for a temporary table of the session. */
   schema: string;
   table: string;
   /** Replace an existing table of that name (dropped and created in the same transaction). */
