@@ -105,7 +105,7 @@ export function createDataRoutes(
         if (!layer || layer.kind !== 'raster') return notFound(path);
         // The ground around the DEM at its lowest height: its edge does not rise from sea level as a wall.
         const ground = Math.floor(layer.info.bands[0]?.min ?? 0);
-        const q = { source: layer.source, band: 1, ground, z: +m[2]!, x: +m[3]!, y: +m[4]! };
+        const q = { source: layerSource(layer), band: 1, ground, z: +m[2]!, x: +m[3]!, y: +m[4]! };
         return await demTileResponse(q, request, tiles, () => displaying(layer, () => worker.call('display.dem_tile', q)));
       }
       // An optional `s-HASH/` segment (the style's hash) only busts caches; the current style is used.
@@ -116,8 +116,8 @@ export function createDataRoutes(
         // The terrain settings change nothing in the colour tiles: not part of their cache key.
         const style = colourOnly(isRasterStyle(layer.style) ? layer.style : defaultRasterStyle());
         const [z, x, y] = [+m[2]!, +m[3]!, +m[4]!];
-        const render = () => displaying(layer, () => worker.call('display.raster_tile', { source: layer.source, z, x, y, style }));
-        return await rasterTileResponse({ source: layer.source, style, z, x, y }, request, tiles, render, EMPTY_TILE);
+        const render = () => displaying(layer, () => worker.call('display.raster_tile', { source: layerSource(layer), z, x, y, style }));
+        return await rasterTileResponse({ source: layerSource(layer), style, z, x, y }, request, tiles, render, EMPTY_TILE);
       }
       m = /^assets\/(.+)$/.exec(path);
       if (m) {

@@ -1,4 +1,4 @@
-import type { PgTableName } from '../../src-shared/domain/pgSource.js';
+import type { PgRasterName, PgTableName } from '../../src-shared/domain/pgSource.js';
 import type { DatabaseAccess } from './protocol.js';
 import { BadInputError } from './errors.js';
 
@@ -58,8 +58,29 @@ export function pgReadOnlyOptions(timeoutMs: number, before = ''): string[] {
   ];
 }
 
+/**
+ * What GDAL's PostGIS Raster driver takes out of the whole `PG:` string before libpq sees it,
+ * wherever it stands, even inside a quoted value (as GDAL_KEYWORDS for the vector driver).
+ */
+const RASTER_KEYWORDS = /\b(schema|table|column|where|mode|outdb_resolution)\s*=/i;
+
+/**
+ * The `PG:` string of one raster column (issue 16) for GDAL's PostGIS Raster driver: the whole
+ * table as one raster (`mode=2`), out-of-database bands resolved by the server
+ * (`outdb_resolution=server_side`: the driver never opens a file path the database names on
+ * this machine). The driver's own parser takes the names in single quotes without escapes:
+ * a name with a quote or backslash is refused.
+ */
+export function pgRasterOpenString(connectionId: string, r: PgRasterName): string {
+  const names = [r.schema, r.table, r.column];
+  if (names.some((n) => /['\\]/.test(n)))
+    throw new BadInputError(`GDAL cannot open a raster whose schema, table or column name holds a quote or backslash: ${names.join('.')}`);
+  const conninfo = pgConninfo(connectionId, RASTER_KEYWORDS);
+  return `PG:${conninfo} schema='${r.schema}' table='${r.table}' column='${r.column}' mode=2 outdb_resolution=server_side`;
+}
+
 /** Every libpq value of a saved connection, quoted; refused when GDAL would strip part of one. */
-function pgConninfo(connectionId: string): string {
+function pgConninfo(connectionId: string, driverKeywords: RegExp = GDAL_KEYWORDS): string {
   const access = known.get(connectionId);
   if (!access) throw new BadInputError(`There is no saved PostGIS connection '${connectionId}'`);
   const values: [string, string][] = [
@@ -72,9 +93,10 @@ function pgConninfo(connectionId: string): string {
     ['application_name', 'mapwright-worker'],
     access.password === null ? ['passfile', '/dev/null'] : ['password', access.password],
   ];
-  if (values.some(([, v]) => GDAL_KEYWORDS.test(v)))
+  const stripped = values.find(([, v]) => GDAL_KEYWORDS.test(v) || driverKeywords.test(v));
+  if (stripped)
     throw new BadInputError(
-      `The PostGIS connection '${connectionId}' cannot be opened by GDAL: one of its values contains 'tables=', 'schemas=' or 'active_schema='`,
+      `The PostGIS connection '${connectionId}' cannot be opened by GDAL: its ${stripped[0]} contains '${(GDAL_KEYWORDS.exec(stripped[1]) ?? driverKeywords.exec(stripped[1]))![1]}=', a word GDAL takes out of the connection string`,
     );
   return values.map(([k, v]) => `${k}=${quote(v)}`).join(' ');
 }

@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Dataset, Layer } from 'gdal-async';
-import { parsePgTable, pgQueryOf, postgisConnectionOf } from '../../src-shared/domain/pgSource.js';
+import { parsePgTable, pgQueryOf, pgRasterOf, postgisConnectionOf } from '../../src-shared/domain/pgSource.js';
 import { parseSource } from '../../src-shared/domain/source.js';
 import { checkServerQuery } from '../../src-shared/sql/checkServerQuery.js';
-import { pgOpenString, pgReadOnlyOptions, pgWriteString, scrubDatabaseSecrets } from './databases.js';
+import { pgOpenString, pgRasterOpenString, pgReadOnlyOptions, pgWriteString, scrubDatabaseSecrets } from './databases.js';
 import { BadInputError, gdalReason } from './errors.js';
 import { gdal } from './gdal.js';
 import { resolveDelimitedSource } from './inspect/tableSource.js';
@@ -101,9 +101,11 @@ function selectLayer(ds: Dataset, path: string, sublayer: string | null, delimit
  * (only that driver: the PostGIS Raster driver also claims `PG:` strings). The layer is
  * looked up as `schema.table`, which GDAL resolves whether or not it listed it.
  */
-async function openPostgisTable(connectionId: string, path: string, sublayer: string | null): Promise<OpenedVector> {
+async function openPostgisTable(connectionId: string, path: string, sublayer: string | null): Promise<OpenedSource> {
   const query = sublayer === null ? null : pgQueryOf(sublayer);
   if (query !== null) return openPostgisQuery(connectionId, path, query);
+  const raster = sublayer === null ? null : pgRasterOf(sublayer);
+  if (raster !== null) return openPostgisRaster(connectionId, path, raster);
   const table = sublayer === null ? null : parsePgTable(sublayer);
   if (!table) throw new BadInputError(`A PostGIS source names its table: ${path}|layername=<schema>.<table>`);
   const shown = `${path}|layername=${sublayer}`;
@@ -124,6 +126,25 @@ async function openPostgisTable(connectionId: string, path: string, sublayer: st
     throw new BadInputError(`No table or view '${table.schema}.${table.table}' with a geometry column in ${path}`);
   }
   return { kind: 'vector', path: shown, ds, layer, layerNames: [layer.name], delimitedText: false };
+}
+
+/**
+ * A raster column of a PostGIS table (`postgis://id|layername=raster:schema.table.column`)
+ * through GDAL's PostGIS Raster driver alone, the whole table as one raster.
+ */
+async function openPostgisRaster(connectionId: string, path: string, r: NonNullable<ReturnType<typeof pgRasterOf>>): Promise<OpenedRaster> {
+  const shown = `${path}|layername=${r.schema}.${r.table} (${r.column})`;
+  try {
+    const ds = await gdal.openAsync(pgRasterOpenString(connectionId, r), 'r', ['PostGISRaster']);
+    if (ds.bands.count() === 0) {
+      ds.close();
+      throw new BadInputError(`${shown} holds no raster bands (an empty table?)`);
+    }
+    return { kind: 'raster', path: shown, ds };
+  } catch (err) {
+    if (err instanceof BadInputError) throw err;
+    throw new BadInputError(`Cannot open ${shown}: ${scrubDatabaseSecrets(gdalReason(err, shown) || 'the server refused the connection')}`);
+  }
 }
 
 /** How long one statement of a query layer may run on the server (each read runs the query again). */

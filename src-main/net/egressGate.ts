@@ -235,13 +235,14 @@ export class EgressGate {
  * ones Debian's GDAL 3.6 has; a build with OCI, HANA or MongoDB needs them added here
  * (GDAL warns once at start-up for a listed driver it does not have).
  *
- * PostgreSQL is the one exception (issue 16): the worker reads the person's saved PostGIS
- * connections through it. No string from a tool or a file reaches it: every source the worker
- * opens passes `guardSource`, which refuses any `PG:` connection string (and one named inside
- * a VRT or other dataset file); the only `PG:` strings GDAL sees are the ones
- * gis-worker/databases.ts builds from the connections main sent, opened with that driver alone.
+ * PostgreSQL and PostGISRaster are the exceptions (issue 16): the worker reads the person's
+ * saved PostGIS connections through them. No string from a tool or a file reaches them: every
+ * source the worker opens passes `guardSource`, which refuses any `PG:` connection string (and
+ * one named inside a VRT or other dataset file); the only `PG:` strings GDAL sees are the ones
+ * gis-worker/databases.ts builds from the connections main sent, each opened with its driver
+ * alone (rasters with `outdb_resolution=server_side`: no file path from the database is opened here).
  */
-export const DRIVERS_WITHOUT_GATE = ['PostGISRaster', 'MySQL', 'ODBC', 'PGeo', 'MSSQLSpatial', 'OGR_OGDI'];
+export const DRIVERS_WITHOUT_GATE = ['MySQL', 'ODBC', 'PGeo', 'MSSQLSpatial', 'OGR_OGDI'];
 
 /** Proxy variables the worker must not inherit (a bypass list would let traffic around the gate). */
 const INHERITED_PROXY_VARS = [

@@ -8,7 +8,7 @@ import { pgOrigin } from './pgOrigin.js';
 import { runPushdownToLocal } from './pgPushdownLocal.js';
 import { planPushdown, runPushdownCall } from './pgPushdownRun.js';
 import { PushdownError } from './pushdown/index.js';
-import { pgTableSublayer, postgisSource } from '../../src-shared/domain/pgSource.js';
+import { pgRasterSublayer, pgTableSublayer, postgisSource } from '../../src-shared/domain/pgSource.js';
 import { formatSource } from '../../src-shared/domain/source.js';
 
 type Connections = Pick<PgConnectionStore, 'get' | 'password' | 'list'>;
@@ -77,19 +77,20 @@ export function createPostgisHandle(
       if (!browsed.ok) throw new ToolFailure('handler_error', browsed.reason, browsed.code === 'unreachable' || browsed.code === 'timeout');
       const tables = browsed.schemas.flatMap((schema) =>
         schema.tables.flatMap((t) =>
-          t.columns
-            .filter((c) => c.kind !== 'raster')
-            .map((c) => ({
-              table: `${schema.name}.${t.name}`,
-              source: formatSource({
-                path: postgisSource(connectionId),
-                sublayer: pgTableSublayer({ schema: schema.name, table: t.name }),
-              }),
-              geometry: `${c.name} ${c.kind === 'geography' ? 'geography ' : ''}${c.geometryType ?? ''}`.trim(),
-              srid: c.srid || null,
-              rows: t.rows,
-              view: t.kind === 'view',
-            })),
+          t.columns.map((c) => ({
+            table: `${schema.name}.${t.name}`,
+            source: formatSource({
+              path: postgisSource(connectionId),
+              sublayer:
+                c.kind === 'raster'
+                  ? pgRasterSublayer({ schema: schema.name, table: t.name, column: c.name })
+                  : pgTableSublayer({ schema: schema.name, table: t.name }),
+            }),
+            geometry: `${c.name} ${c.kind === 'raster' ? 'raster' : c.kind === 'geography' ? 'geography ' : ''}${c.geometryType ?? ''}`.trim(),
+            srid: c.srid || null,
+            rows: t.rows,
+            view: t.kind === 'view',
+          })),
         ),
       );
       return { ...answer, tables };

@@ -1,6 +1,6 @@
 import type { MethodHandlers } from '../../src-shared/bridge/contract.js';
 import type { PgFailure } from '../../src-shared/domain/pgConnection.js';
-import { pgTableSublayer, postgisSource } from '../../src-shared/domain/pgSource.js';
+import { pgRasterSublayer, pgTableSublayer, postgisSource } from '../../src-shared/domain/pgSource.js';
 import { formatSource } from '../../src-shared/domain/source.js';
 import { toolError, type ToolResult } from '../../src-shared/tools/toolResult.js';
 import { browsePg } from './pgBrowse.js';
@@ -54,12 +54,11 @@ export function createPostgisHandlers(deps: PostgisHandlerDeps): Pick<MethodHand
       const spec = connections.get(id);
       return spec ? browsePg(spec, connections.password(id), deps.client) : unknown(id);
     },
-    'postgis/load': async ({ id, schema, table }) => {
+    'postgis/load': async ({ id, schema, table, raster }) => {
       if (!connections.get(id)) return toolError('invalid_params', unknown(id).reason, false);
       deps.rememberOrigin(id);
-      return deps.runForPerson('layers.load', {
-        path: formatSource({ path: postgisSource(id), sublayer: pgTableSublayer({ schema, table }) }),
-      });
+      const sublayer = raster ? pgRasterSublayer({ schema, table, column: raster }) : pgTableSublayer({ schema, table });
+      return deps.runForPerson('layers.load', { path: formatSource({ path: postgisSource(id), sublayer }) });
     },
   };
 }

@@ -28,12 +28,14 @@ export function PostgisTableList({
   const [loads, setLoads] = useState<Record<string, LoadState>>({});
   const withTables = schemas.filter((s) => s.tables.length > 0);
 
-  async function load(schema: string, table: string) {
-    const key = `${schema}.${table}`;
+  async function load(schema: string, table: PgSpatialTable) {
+    const key = `${schema}.${table.name}`;
     const settle = (state: LoadState) => setLoads((l) => ({ ...l, [key]: state }));
     settle({ state: 'loading' });
+    // A table with only raster columns loads its first one as a raster layer.
+    const raster = isRasterOnly(table) ? table.columns[0]!.name : undefined;
     try {
-      const result = await bridge.call('postgis/load', { id: connectionId, schema, table });
+      const result = await bridge.call('postgis/load', { id: connectionId, schema, table: table.name, ...(raster ? { raster } : {}) });
       if (result.ok) settle({ state: 'loaded' });
       else settle({ state: 'failed', message: result.error.hint ? `${result.error.message} ${result.error.hint}` : result.error.message });
     } catch (e) {
@@ -54,7 +56,7 @@ export function PostgisTableList({
                 schema={schema.name}
                 table={table}
                 load={loads[`${schema.name}.${table.name}`]}
-                onLoad={() => void load(schema.name, table.name)}
+                onLoad={() => void load(schema.name, table)}
               />
             ))}
           </ul>
@@ -66,7 +68,6 @@ export function PostgisTableList({
 
 function PostgisTableRow({ schema, table, load, onLoad }: { schema: string; table: PgSpatialTable; load?: LoadState; onLoad(): void }) {
   const { t } = useTranslation('postgis');
-  const raster = isRasterOnly(table);
   const loading = load?.state === 'loading';
   const facts = [tableKindLabel(table.kind), rowsLabel(table)].filter((f): f is string => f !== null);
   return (
@@ -85,20 +86,17 @@ function PostgisTableRow({ schema, table, load, onLoad }: { schema: string; tabl
         <span className="postgis-table__facts" data-testid="postgis-table-rows">
           {facts.join(' · ')}
         </span>
-        <span title={raster ? t('rasterUnsupported') : undefined}>
-          <button
-            type="button"
-            className="btn btn--small btn--primary"
-            data-testid="postgis-load"
-            disabled={raster || loading}
-            aria-busy={loading}
-            title={raster ? t('rasterUnsupported') : undefined}
-            onClick={onLoad}
-          >
-            {loading && <span className="postgis-spinner" aria-hidden="true" />}
-            {loading ? t('loadingTable') : t('load')}
-          </button>
-        </span>
+        <button
+          type="button"
+          className="btn btn--small btn--primary"
+          data-testid="postgis-load"
+          disabled={loading}
+          aria-busy={loading}
+          onClick={onLoad}
+        >
+          {loading && <span className="postgis-spinner" aria-hidden="true" />}
+          {loading ? t('loadingTable') : t('load')}
+        </button>
       </div>
       <ul className="postgis-table__columns">
         {table.columns.map((column) => (

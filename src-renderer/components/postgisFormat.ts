@@ -108,7 +108,7 @@ export function columnLabel(column: PgSpatialColumn): string {
   return `${column.name} ${type}${kind} · ${srid}`;
 }
 
-/** Only raster columns: there is nothing to load yet (GDAL's PostGISRaster is not wired). */
+/** Only raster columns: Load takes the first one as a raster layer (GDAL's PostGIS Raster driver). */
 export function isRasterOnly(table: Pick<PgSpatialTable, 'columns'>): boolean {
   return table.columns.length > 0 && table.columns.every((c) => c.kind === 'raster');
 }

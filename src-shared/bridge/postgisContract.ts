@@ -44,7 +44,15 @@ export const postgisMethods = {
    * from here remembers its server as an approved origin of the open project.
    */
   'postgis/load': {
-    params: z.object({ id: PgConnectionId, schema: z.string().min(1).max(63), table: z.string().min(1).max(63) }).strict(),
+    params: z
+      .object({
+        id: PgConnectionId,
+        schema: z.string().min(1).max(63),
+        table: z.string().min(1).max(63),
+        /** A raster column of the table: loaded as a raster layer (the table's geometry otherwise). */
+        raster: z.string().min(1).max(63).optional(),
+      })
+      .strict(),
     result: ToolResult,
   },
 };

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isPgQuerySublayer, parsePgTable, pgQueryOf, pgQuerySublayer, postgisConnectionOf, postgisSource } from './pgSource.js';
+import {
+  isPgQuerySublayer,
+  parsePgTable,
+  pgQueryOf,
+  pgQuerySublayer,
+  pgRasterOf,
+  pgRasterSublayer,
+  postgisConnectionOf,
+  postgisSource,
+} from './pgSource.js';
 import { defaultLayerName, formatSource, parseSource } from './source.js';
 
 describe('a server query kept as a layer (postgis://id|layername=sql:…)', () => {
@@ -45,5 +54,28 @@ describe('a server query kept as a layer (postgis://id|layername=sql:…)', () =
     assert.deepEqual(parsePgTable('roads'), { schema: 'public', table: 'roads' });
     assert.equal(pgQueryOf('public.roads'), null);
     assert.equal(defaultLayerName(parseSource('postgis://c1|layername=public.roads')), 'roads');
+  });
+});
+
+describe('a raster column as a layer (postgis://id|layername=raster:schema.table.column)', () => {
+  it('round-trips names with dots, spaces, % and | without shifting the parts', () => {
+    for (const r of [
+      { schema: 'public', table: 'dem', column: 'rast' },
+      { schema: 'odd schema', table: 'dem.v1', column: 'r.a|s%t' },
+      { schema: '名前', table: 'a..b', column: '.' },
+    ]) {
+      const sublayer = pgRasterSublayer(r);
+      assert.equal(sublayer.split('.').length, 3, sublayer);
+      assert.ok(!sublayer.includes('|'), sublayer);
+      assert.deepEqual(pgRasterOf(sublayer), r);
+      assert.equal(parsePgTable(sublayer), null, 'a raster is never read as a table');
+      assert.equal(pgQueryOf(sublayer), null);
+      assert.equal(defaultLayerName(parseSource(`postgis://c1|layername=${sublayer}`)), r.table);
+    }
+  });
+
+  it('refuses a malformed one', () => {
+    for (const bad of ['raster:public.dem', 'raster:a.b.c.d', 'raster:a..c', 'raster:a.b.%ZZ', 'raster:a.b.%0A'])
+      assert.equal(pgRasterOf(bad), null, bad);
   });
 });

@@ -31,6 +31,11 @@ export function layerSource(layer: { source: string; sublayer: string | null }):
 export function defaultLayerName(ref: SourceRef): string {
   // A query kept as a layer (`sql:…`, pgSource.ts) has no name of its own.
   if (ref.sublayer && /^postgis:\/\//i.test(ref.path) && /^sql:/i.test(ref.sublayer)) return 'query';
+  // A raster column (`raster:schema.table.column`, names %-escaped): named by its table.
+  if (ref.sublayer && /^postgis:\/\//i.test(ref.path) && /^raster:/i.test(ref.sublayer)) {
+    const table = ref.sublayer.split('.')[1] ?? 'raster';
+    return table.replace(/%([0-7][0-9A-Fa-f])/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) || 'raster';
+  }
   if (ref.sublayer && /^postgis:\/\//i.test(ref.path)) return ref.sublayer.slice(ref.sublayer.indexOf('.') + 1) || ref.sublayer;
   if (ref.sublayer) return ref.sublayer;
   const file = ref.path.split(/[\\/]/).pop() ?? ref.path;

@@ -69,7 +69,6 @@ export const postgis = defineCatalogue({
     load: 'Load',
     loadingTable: 'Loading…',
     loaded: 'Loaded',
-    rasterUnsupported: 'raster tables are not supported yet',
   },
   'zh-CN': {
     openButton: '+ PostGIS 数据库',
@@ -132,6 +131,5 @@ export const postgis = defineCatalogue({
     load: '加载',
     loadingTable: '正在加载…',
     loaded: '已加载',
-    rasterUnsupported: '暂不支持栅格表',
   },
 });
