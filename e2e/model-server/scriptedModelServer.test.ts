@@ -189,6 +189,17 @@ describe('scripted model server', () => {
     ]);
   });
 
+  test('a responder answers what the queue does not, after the queued steps, until reset', async () => {
+    server.script([{ text: 'queued' }]);
+    server.respond((body) => ({ text: `responder saw ${body.messages.length}` }));
+    const text = async () => (await streamed(server)).chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
+    assert.equal(await text(), 'queued');
+    assert.equal(await text(), 'responder saw 1');
+    assert.equal(await text(), 'responder saw 1', 'it is not used up');
+    server.reset();
+    assert.equal(await text(), NO_MORE_STEPS_TEXT);
+  });
+
   test('a step that throws answers 500 with the reason instead of hanging', async () => {
     server.script([
       () => {

@@ -41,6 +41,11 @@ export interface ScriptedModelServer {
   script(steps: ScriptStep[]): void;
   /** Appends to the queue of replies. */
   push(...steps: ScriptStep[]): void;
+  /**
+   * Answers every request the queue does not (it is empty): a model written as a function of
+   * the request, e.g. a good and a bad model for the scorecard probes. `null` removes it.
+   */
+  respond(responder: ((body: ReceivedRequest) => ScriptReply) | null): void;
   /** Sets how the endpoint behaves from now on (merged into the current behaviour). */
   behave(behaviour: EndpointBehaviour): void;
   /** Model ids `GET /v1/models` lists. */
@@ -63,6 +68,7 @@ const DEFAULT_MODELS = ['scripted-model'];
 export async function startScriptedModelServer(options: ScriptedModelServerOptions = {}): Promise<ScriptedModelServer> {
   let queue: ScriptStep[] = [];
   let behaviour: EndpointBehaviour = {};
+  let responder: ((body: ReceivedRequest) => ScriptReply) | null = null;
   let models = [...DEFAULT_MODELS];
   const requests: ReceivedRequest[] = [];
   const requestHeaders: IncomingHttpHeaders[] = [];
@@ -104,7 +110,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
       return;
     }
 
-    const step = queue.shift();
+    const step = queue.shift() ?? responder ?? undefined;
     let reply: ScriptReply;
     try {
       reply = step === undefined ? { text: NO_MORE_STEPS_TEXT } : typeof step === 'function' ? step(body) : step;
@@ -230,6 +236,9 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     push(...steps) {
       queue.push(...steps);
     },
+    respond(next) {
+      responder = next;
+    },
     behave(next) {
       behaviour = { ...behaviour, ...next };
     },
@@ -256,6 +265,7 @@ export async function startScriptedModelServer(options: ScriptedModelServerOptio
     reset() {
       queue = [];
       behaviour = {};
+      responder = null;
       models = [...DEFAULT_MODELS];
       requests.length = 0;
       requestHeaders.length = 0;

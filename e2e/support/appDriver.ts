@@ -396,6 +396,39 @@ export class AppDriver {
     };
   }
 
+  /** Runs the model scorecard from the open settings panel and reads the card once it is done. */
+  async runScorecard(): Promise<{ passed: number; total: number; probes: { id: string; pass: boolean }[] }> {
+    const card = this.page.getByTestId('settings-scorecard');
+    const before = (await card.count()) > 0 ? await card.getAttribute('data-ran-at') : null;
+    await this.page.getByTestId('settings-scorecard-run').click();
+    await this.page.waitForFunction(
+      (previous) => {
+        const el = document.querySelector('[data-testid="settings-scorecard"]');
+        return el?.getAttribute('data-state') === 'done' && el.getAttribute('data-ran-at') !== previous;
+      },
+      before,
+      { timeout: 60_000 },
+    );
+    return this.scorecard();
+  }
+
+  /** The scorecard the settings panel shows now. */
+  async scorecard(): Promise<{ passed: number; total: number; probes: { id: string; pass: boolean }[] }> {
+    const card = this.page.getByTestId('settings-scorecard');
+    await card.waitFor({ state: 'visible' });
+    const probes = await card
+      .getByTestId('scorecard-probe')
+      .evaluateAll((els) => els.map((e) => ({ id: e.getAttribute('data-probe-id') ?? '', pass: e.getAttribute('data-pass') === 'true' })));
+    return { passed: Number(await card.getAttribute('data-passed')), total: Number(await card.getAttribute('data-total')), probes };
+  }
+
+  /** Unfolds one probe of the scorecard and reads its evidence. */
+  async scorecardEvidence(probeId: string): Promise<string> {
+    const probe = this.page.locator(`[data-testid="scorecard-probe"][data-probe-id="${probeId}"]`);
+    await probe.locator('summary').click();
+    return probe.getByTestId('scorecard-evidence').innerText();
+  }
+
   async saveSettings(): Promise<void> {
     await this.page.getByTestId('settings-save').click();
     await this.page.getByTestId('settings-panel').waitFor({ state: 'hidden' });

@@ -4,6 +4,7 @@ import { openAppSettingsDb } from './appSettingsDb.js';
 import { fileSecretStore, type SecretStore } from './secretStore.js';
 import { createSettingsHandlers, type SettingsHandlers } from './settingsHandlers.js';
 import { createSettingsStore } from './settingsService.js';
+import { createScorecardStore } from './scorecardStore.js';
 import { createDisplaySettings, type DisplaySettingsStore } from './displaySettings.js';
 import { createRecentFiles, type RecentFiles } from '../files/recentFiles.js';
 import { createRecentPaths, type RecentPaths } from '../files/recentPaths.js';
@@ -60,7 +61,7 @@ export function createModelLayer(options: ModelLayerOptions): ModelLayer {
     recentProjects: createRecentPaths(db, RECENT_PROJECTS_KEY, MAX_RECENT_PROJECTS),
     postgis: createPgConnectionStore(db, secrets),
     secretsNote: secrets.note,
-    handlers: createSettingsHandlers({ store, provider, emit: options.emit, display }),
+    handlers: createSettingsHandlers({ store, provider, emit: options.emit, display, scorecards: createScorecardStore(db) }),
     close: () => db.close(),
   };
 }

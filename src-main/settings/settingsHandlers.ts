@@ -2,6 +2,8 @@ import type { Emit, MethodHandlers } from '../../src-shared/bridge/contract.js';
 import type { settingsMethods } from '../../src-shared/bridge/settingsContract.js';
 import type { ModelProvider } from '../model/modelProvider.js';
 import type { DisplaySettingsStore } from './displaySettings.js';
+import { runScorecard } from '../model/scorecard/runScorecard.js';
+import type { ScorecardStore } from './scorecardStore.js';
 import { testConnection, type SettingsStore } from './settingsService.js';
 
 export type SettingsHandlers = Pick<MethodHandlers, keyof typeof settingsMethods>;
@@ -12,8 +14,9 @@ export function createSettingsHandlers(deps: {
   provider: ModelProvider;
   emit: Emit;
   display: DisplaySettingsStore;
+  scorecards: ScorecardStore;
 }): SettingsHandlers {
-  const { store, provider, emit, display } = deps;
+  const { store, provider, emit, display, scorecards } = deps;
   return {
     'settings/get-display': async () => display.get(),
     'settings/set-display': async (patch) => {
@@ -38,6 +41,22 @@ export function createSettingsHandlers(deps: {
         apiKey: store.keyFor(draft.provider, draft.url, draft.apiKey),
         thinkingBudget: draft.thinkingBudget,
       }),
+    'settings/run-scorecard': async (draft) => {
+      const endpoint = { provider: draft.provider, wire: draft.wire, url: draft.url, model: draft.model };
+      const client = provider.clientFor(
+        { ...endpoint, apiKey: store.keyFor(draft.provider, draft.url, draft.apiKey), thinkingBudget: draft.thinkingBudget },
+        { retry: { maxRetries: 1, baseDelayMs: 500, maxDelayMs: 5000 } },
+      );
+      // Graded as the endpoint is now, not as it was once found to be.
+      client.forgetCapabilities();
+      const scorecard = await runScorecard(client, {
+        endpoint,
+        onProgress: (done, total, result) => emit('settings/scorecard-progressed', { endpoint, done, total, result }),
+      });
+      scorecards.save(scorecard);
+      return scorecard;
+    },
+    'settings/get-scorecard': async (endpoint) => scorecards.get(endpoint),
     'settings/list-models': async ({ provider: id, wire, url, apiKey }) => {
       const client = provider.clientFor({
         provider: id,

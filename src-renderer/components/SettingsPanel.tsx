@@ -9,6 +9,8 @@ import { selectDisplaySettings, selectSettingsOpen } from '../store/slices/setti
 import { useAppStore } from '../store/useAppStore.js';
 import { ConnectionReportView } from './ConnectionReportView.js';
 import { LanguageSetting } from './LanguageSetting.js';
+import { ModelScorecardView } from './ModelScorecardView.js';
+import { useModelScorecard } from './useModelScorecard.js';
 import { keyStorageText } from './settingsText.js';
 import './settings.css';
 
@@ -46,10 +48,15 @@ function SettingsDialog() {
     loading: false,
   });
   const [report, setReport] = useState<ConnectionReport | null>(null);
-  const [busy, setBusy] = useState<'test' | 'save' | null>(null);
+  const [busy, setBusy] = useState<'test' | 'score' | 'save' | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const close = () => appStore.getState().closeSettings();
   const closeRef = useRef(close);
+  const endpoint =
+    view && /^https?:\/\/\S+$/i.test(form.url.trim()) && form.model.trim() !== ''
+      ? { provider: form.provider, wire: form.wire, url: form.url.trim(), model: form.model.trim() }
+      : null;
+  const scorecard = useModelScorecard(bridge, endpoint);
 
   useEffect(() => {
     let live = true;
@@ -84,7 +91,7 @@ function SettingsDialog() {
     setModels({ list: found.models, error: found.error, loading: false });
   }
 
-  async function run(kind: 'test' | 'save') {
+  async function run(kind: 'test' | 'score' | 'save') {
     const checked = draftOf(form);
     setErrors(checked.ok ? {} : checked.errors);
     if (!checked.ok) return;
@@ -95,6 +102,8 @@ function SettingsDialog() {
         const result = await bridge.call('settings/test-connection', checked.draft);
         setReport(result);
         if (result.models && result.models.length > 0) setModels({ list: result.models, error: null, loading: false });
+      } else if (kind === 'score') {
+        await scorecard.run(checked.draft);
       } else {
         await bridge.call('settings/save', { ...checked.draft, clearKey: form.clearKey });
         close();
@@ -252,6 +261,7 @@ function SettingsDialog() {
           <OnlineBasemapSetting />
           <LanguageSetting />
           {report && <ConnectionReportView report={report} />}
+          <ModelScorecardView scorecard={scorecard.scorecard} running={scorecard.running} />
           {failure && (
             <p className="settings-field__error" role="alert">
               {failure}
@@ -261,6 +271,15 @@ function SettingsDialog() {
         <footer className="settings-panel__foot">
           <button type="button" className="btn" data-testid="settings-test" onClick={() => void run('test')} disabled={busy !== null}>
             {busy === 'test' ? t('testing') : t('testConnection')}
+          </button>
+          <button
+            type="button"
+            className="btn"
+            data-testid="settings-scorecard-run"
+            onClick={() => void run('score')}
+            disabled={busy !== null}
+          >
+            {busy === 'score' ? t('scoring') : t('runScorecard')}
           </button>
           <span className="settings-panel__spacer" />
           <button type="button" className="btn" data-testid="settings-cancel" onClick={close}>

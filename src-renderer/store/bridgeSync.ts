@@ -20,6 +20,8 @@ const eventHandlers: { [E in EventName]: (state: AppState, payload: EventPayload
   'assistant/reasoning-delta': (s, { messageId, delta }) => s.appendReasoning(messageId, delta),
   'settings/changed': (s, status) => s.setModelStatus(status),
   'settings/display-changed': (s, display) => s.setDisplaySettings(display),
+  // Followed by the settings panel while it runs a scorecard; nothing to keep app-wide.
+  'settings/scorecard-progressed': () => undefined,
   'approval/requested': (s, request) => s.enqueueApproval(request),
   'approval/resolved': (s, { approvalId }) => s.resolveApproval(approvalId),
   'layers/changed': (s, { layers, missingLayerIds }) => {

@@ -10,6 +10,8 @@ const SETTINGS_METHODS = [
   'settings/save',
   'settings/test-connection',
   'settings/list-models',
+  'settings/run-scorecard',
+  'settings/get-scorecard',
   // Display settings: the online basemap (settingsDisplay.ts).
   'settings/get-display',
   'settings/set-display',
@@ -70,7 +72,12 @@ const CORE_EVENTS = [
   'layers/changed',
   'map/fit-requested',
 ] as const;
-const SETTINGS_EVENTS = ['assistant/reasoning-delta', 'settings/changed', 'settings/display-changed'] as const;
+const SETTINGS_EVENTS = [
+  'assistant/reasoning-delta',
+  'settings/changed',
+  'settings/display-changed',
+  'settings/scorecard-progressed',
+] as const;
 const CONVERSATION_EVENTS = ['conversations/changed', 'conversations/opened'] as const;
 const TOOL_LAYER_EVENTS = ['policy/changed', 'undo/changed', 'tool/progress', 'renderer/query-requested'] as const;
 

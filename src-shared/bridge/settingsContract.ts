@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MIN_THINKING_BUDGET, MODEL_PROVIDER_IDS } from '../domain/modelPresets.js';
+import { Scorecard, ScorecardProgress } from '../domain/modelScorecard.js';
 import { DisplaySettings, DisplaySettingsPatch } from '../domain/settingsDisplay.js';
 
 /**
@@ -69,6 +70,16 @@ export const settingsMethods = {
   'settings/save': { params: ModelSettingsDraft.extend({ clearKey: z.boolean().default(false) }), result: ModelSettingsView },
   /** Sends a tiny request with a probe tool and reports what the endpoint accepted. */
   'settings/test-connection': { params: ModelSettingsDraft, result: ConnectionReport },
+  /**
+   * Runs the model scorecard (issue 17) against the draft's endpoint: about ten probes, one
+   * after another, each pushed as `settings/scorecard-progressed`; saves and returns the card.
+   */
+  'settings/run-scorecard': { params: ModelSettingsDraft, result: Scorecard },
+  /** The last scorecard saved for an endpoint, or null. */
+  'settings/get-scorecard': {
+    params: z.object({ provider: Provider, wire: Wire, url: Url, model: z.string().trim().min(1).max(300) }),
+    result: Scorecard.nullable(),
+  },
   'settings/list-models': {
     params: z.object({ provider: Provider, wire: Wire, url: Url, apiKey: z.string().trim().min(1).max(1000).optional() }),
     result: z.object({ models: z.array(z.string()), error: z.string().nullable() }),
@@ -85,4 +96,6 @@ export const settingsEvents = {
   'settings/changed': ModelStatus,
   /** The display settings changed: the map switches its basemap. */
   'settings/display-changed': DisplaySettings,
+  /** One probe of a running scorecard was graded. */
+  'settings/scorecard-progressed': ScorecardProgress,
 } satisfies Record<string, z.ZodType>;
