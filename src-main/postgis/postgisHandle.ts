@@ -86,7 +86,8 @@ export function createPostgisHandle(
                   ? pgRasterSublayer({ schema: schema.name, table: t.name, column: c.name })
                   : pgTableSublayer({ schema: schema.name, table: t.name }),
             }),
-            geometry: `${c.name} ${c.kind === 'raster' ? 'raster' : c.kind === 'geography' ? 'geography ' : ''}${c.geometryType ?? ''}`.trim(),
+            geometry:
+              `${c.name} ${c.kind === 'raster' ? 'raster' : c.kind === 'geography' ? 'geography ' : ''}${c.geometryType ?? ''}`.trim(),
             srid: c.srid || null,
             rows: t.rows,
             view: t.kind === 'view',
