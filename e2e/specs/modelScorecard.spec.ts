@@ -1,20 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { BAD_MODEL_PASSES, badScorecardModel, goodScorecardModel } from '../model-server/testing/scorecardModels.js';
+import { SCORECARD_PROBE_IDS } from '../../src-shared/domain/modelScorecard.js';
 import { type SharedApp, useAppSession } from '../support/appSession.js';
-
-const ALL_PROBES = [
-  'nested-arguments',
-  'parallel-calls',
-  'valid-json',
-  'right-tool',
-  'no-retry',
-  'abstain',
-  'streaming',
-  'reasoning-shape',
-  'long-context',
-  'language-rule',
-];
 
 /**
  * Issue 17, the model scorecard end to end: from the settings panel a person runs the probe
@@ -34,7 +22,7 @@ describe('the model scorecard in the settings panel', () => {
     const card = await app.runScorecard();
     assert.deepEqual(
       card.probes,
-      ALL_PROBES.map((id) => ({ id, pass: true })),
+      SCORECARD_PROBE_IDS.map((id) => ({ id, pass: true })),
     );
     assert.deepEqual([card.passed, card.total], [10, 10]);
     assert.match(await page.getByTestId('settings-scorecard-score').innerText(), /10\/10 passed/);
