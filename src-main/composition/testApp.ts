@@ -9,7 +9,7 @@ import { after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
 import type { EventName } from '../../src-shared/bridge/names.js';
-import type { ApprovalRequest } from '../../src-shared/domain/chat.js';
+import type { ApprovalRequest, ChatMessage } from '../../src-shared/domain/chat.js';
 import { forkLauncher } from '../worker-host/forkLauncher.js';
 import { createServices } from './createServices.js';
 import type { Services } from './services.js';
@@ -95,4 +95,34 @@ export async function startApp(model: ScriptedModelServer | null, home = mkdtemp
       `run ${count} to finish`,
     );
   return { services, events, approval, runFinished, disconnect, home, waitFor };
+}
+
+/** What a tool call came back with, as the conversation keeps it. */
+export interface ScriptedCallResult<D = Record<string, unknown>> {
+  ok: boolean;
+  data?: D;
+  error?: { code: string; message: string; hint?: string };
+}
+
+/**
+ * The model asks for one tool call (then closes with a line of text); the person approves the
+ * dialog when one is wanted (`approve: false`: none is expected). Returns the request the
+ * dialog showed and the call's result from the conversation.
+ */
+export async function scriptedToolCall<D = Record<string, unknown>>(
+  app: Awaited<ReturnType<typeof startApp>>,
+  model: ScriptedModelServer,
+  call: { name: string; arguments: Record<string, unknown> },
+  opts: { approve?: boolean } = {},
+): Promise<{ asked: ApprovalRequest | null; result: ScriptedCallResult<D> }> {
+  const idle = () => app.events.filter((e) => e.name === 'run/changed' && (e.payload as { status: string }).status === 'idle').length;
+  const runs = idle();
+  model.reset();
+  model.script([{ toolCalls: [call] }, { text: 'Done.' }]);
+  await app.services.invoke('chat/send', { text: `call ${call.name}` });
+  const asked = opts.approve === false ? null : await app.approval();
+  if (asked) await app.services.invoke('tools/decide', { approvalId: asked.id, decision: 'approve' });
+  await app.runFinished(runs + 1);
+  const { messages } = (await app.services.invoke('project/get', {})) as { messages: ChatMessage[] };
+  return { asked, result: messages.filter((m) => m.role === 'tool').at(-1)!.tool!.result as ScriptedCallResult<D> };
 }

@@ -3,13 +3,12 @@ import { after, before, describe, it, type TestContext } from 'node:test';
 import { join } from 'node:path';
 import { VectorTile } from '@mapbox/vector-tile';
 import Protobuf from 'pbf';
-import type { ApprovalRequest, ChatMessage } from '../../src-shared/domain/chat.js';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import type { PgConnectionListed } from '../../src-shared/domain/pgConnection.js';
 import { pgQueryOf, pgQuerySublayer } from '../../src-shared/domain/pgSource.js';
 import { VECTOR_TILE_LAYER } from '../../src-shared/style/vectorTiles.js';
 import type { ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
-import { fixtures, startApp } from '../composition/testApp.js';
+import { fixtures, scriptedToolCall, startApp } from '../composition/testApp.js';
 import { scriptedModelSuite } from '../model/scriptedModelSuite.js';
 import { pgClusterSuite, saveTestConnection } from './testing/pgTestSuite.js';
 
@@ -27,7 +26,6 @@ const need = (t: TestContext) => pg.need(t);
 let app: Awaited<ReturnType<typeof startApp>>;
 let conn: PgConnectionListed;
 let model: ScriptedModelServer;
-let runs = 0;
 after(async () => {
   await app?.services.close();
 });
@@ -35,26 +33,14 @@ after(async () => {
 const layers = async () => ((await app.services.invoke('project/get', {})) as { layers: Layer[] }).layers;
 const tileOf = (body: unknown) => new VectorTile(new Protobuf(body as Uint8Array)).layers[VECTOR_TILE_LAYER];
 
-type ToolAnswer = {
-  ok: boolean;
-  data?: { feature_count: number; output: string; notes: string[] };
-  error?: { code: string; message: string };
-};
-
 /** The model keeps a server query as a view; the person approves (or is never asked). */
-async function keepView(sql: string, name: string, approve = true) {
-  model.reset();
-  model.script([
-    { toolCalls: [{ name: 'inspect_save_query', arguments: { sql, name, connection: conn.id, keep: 'view' } }] },
-    { text: 'Done.' },
-  ]);
-  await app.services.invoke('chat/send', { text: `keep ${name}` });
-  const asked: ApprovalRequest | null = approve ? await app.approval() : null;
-  if (asked) await app.services.invoke('tools/decide', { approvalId: asked.id, decision: 'approve' });
-  await app.runFinished(++runs);
-  const { messages } = (await app.services.invoke('project/get', {})) as { messages: ChatMessage[] };
-  return { asked, result: messages.filter((m) => m.role === 'tool').at(-1)!.tool!.result as ToolAnswer };
-}
+const keepView = (sql: string, name: string, approve = true) =>
+  scriptedToolCall<{ output: string; feature_count: number }>(
+    app,
+    model,
+    { name: 'inspect_save_query', arguments: { sql, name, connection: conn.id, keep: 'view' } },
+    { approve },
+  );
 
 /** A typed source loaded from the interface (a dialog asks); the call's result. */
 async function load(source: string): Promise<{ ok: boolean; error?: { message: string } }> {
@@ -180,15 +166,12 @@ describe('a server query kept as a live layer', () => {
 
   it('keep is refused without a connection (a project query is always a copy)', async (t) => {
     if (!need(t)) return;
-    model.reset();
-    model.script([
-      { toolCalls: [{ name: 'inspect_save_query', arguments: { sql: 'SELECT 1', name: 'x', keep: 'view' } }] },
-      { text: 'Done.' },
-    ]);
-    await app.services.invoke('chat/send', { text: 'keep x' });
-    await app.runFinished(++runs);
-    const { messages } = (await app.services.invoke('project/get', {})) as { messages: ChatMessage[] };
-    const result = messages.filter((m) => m.role === 'tool').at(-1)!.tool!.result as ToolAnswer;
+    const { result } = await scriptedToolCall(
+      app,
+      model,
+      { name: 'inspect_save_query', arguments: { sql: 'SELECT 1', name: 'x', keep: 'view' } },
+      { approve: false },
+    );
     assert.equal(result.error?.code, 'invalid_params');
   });
 });

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import { join } from 'node:path';
-import type { ApprovalRequest, ChatMessage } from '../../src-shared/domain/chat.js';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import type { PgConnectionListed } from '../../src-shared/domain/pgConnection.js';
 import type { ScriptedModelServer } from '../../e2e/model-server/scriptedModelServer.js';
-import { fixtures, startApp } from '../composition/testApp.js';
+import { fixtures, scriptedToolCall, startApp } from '../composition/testApp.js';
 import { scriptedModelSuite } from '../model/scriptedModelSuite.js';
 import { pgClusterSuite, saveTestConnection } from './testing/pgTestSuite.js';
 
@@ -28,24 +27,14 @@ after(async () => {
 });
 
 let model: ScriptedModelServer;
-let runs = 0;
-
 /** The model asks for inspect_save_query on the connection; the person approves; the tool's result comes back. */
-async function saveQuery(sql: string, name: string, approve = true) {
-  model.reset();
-  model.script([{ toolCalls: [{ name: 'inspect_save_query', arguments: { sql, name, connection: conn.id } }] }, { text: 'Done.' }]);
-  await app.services.invoke('chat/send', { text: `save ${name}` });
-  const asked: ApprovalRequest | null = approve ? await app.approval() : null;
-  if (asked) await app.services.invoke('tools/decide', { approvalId: asked.id, decision: 'approve' });
-  await app.runFinished(++runs);
-  const { messages } = (await app.services.invoke('project/get', {})) as { messages: ChatMessage[] };
-  const result = messages.filter((m) => m.role === 'tool').at(-1)!.tool!.result as {
-    ok: boolean;
-    data?: { feature_count: number; output: string };
-    error?: { code: string; message: string };
-  };
-  return { asked, result };
-}
+const saveQuery = (sql: string, name: string, approve = true) =>
+  scriptedToolCall<{ output: string; feature_count: number }>(
+    app,
+    model,
+    { name: 'inspect_save_query', arguments: { sql, name, connection: conn.id } },
+    { approve },
+  );
 
 describe('inspect_save_query on a PostGIS connection', () => {
   scriptedModelSuite((started) => (model = started));
