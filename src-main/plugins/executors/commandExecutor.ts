@@ -325,7 +325,10 @@ function supervise(file: string, args: readonly string[], workDir: string, ctx: 
     child.on('exit', (code, signal) => {
       exit = { code, signal };
       killGroup(); // what the program left running in its group goes with it
-      graceTimer = setTimeout(finish, CLOSE_GRACE_MS);
+      // The grace timer can fire in the same loop turn as output still waiting in the pipe (the
+      // loop was busy: timers run before I/O is polled), which would cut the output short. One
+      // more turn (setImmediate runs after the poll) reads what the program wrote first.
+      graceTimer = setTimeout(() => setImmediate(finish), CLOSE_GRACE_MS);
     });
     child.on('close', finish);
     ctx.signal.addEventListener('abort', onAbort, { once: true });
