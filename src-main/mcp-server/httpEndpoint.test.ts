@@ -94,7 +94,9 @@ describe('MCP over loopback streamable HTTP', () => {
     const missing = await post(endpoint.port, {});
     assert.equal(missing.status, 401);
     assert.match(missing.body, /Authorization: Bearer/);
-    assert.equal((await post(endpoint.port, { Authorization: `Bearer ${token.slice(0, -1)}0` })).status, 401);
+    // One character off (a token that already ends in 0 gets a 1: replacing its 0 by 0 would be the token itself).
+    const wrong = `${token.slice(0, -1)}${token.endsWith('0') ? '1' : '0'}`;
+    assert.equal((await post(endpoint.port, { Authorization: `Bearer ${wrong}` })).status, 401);
     assert.equal((await post(endpoint.port, { Authorization: `Basic ${token}` })).status, 401);
     const client = new Client({ name: 'x', version: '1' });
     await assert.rejects(
