@@ -2,6 +2,7 @@ import type { ChatMessage } from '../../src-shared/domain/chat.js';
 import { LOAD_SKILL_ID, loadSkillParameters } from '../../tools/skills/loadSkill.js';
 import type { ModelTool } from '../model/modelClient.js';
 import type { RegisteredTool, ToolRegistry } from '../tool-host/toolRegistry.js';
+import { modelSchema } from '../tool-host/modelSchema.js';
 import type { Skill } from './readSkillRoot.js';
 
 /** Skills loaded at the start of every run (DESIGN §5: `inspect` is always loaded). */
@@ -79,7 +80,8 @@ export class SkillSession {
     return tools.map((t) => ({
       name: t.wireName,
       description: t.def.description,
-      parameters: t.def.id === LOAD_SKILL_ID ? loadSkillParameters(this.skills.names()) : t.inputSchema,
+      parameters:
+        t.def.id === LOAD_SKILL_ID ? loadSkillParameters(this.skills.names()) : (modelSchema(t.inputSchema) as ModelTool['parameters']),
     }));
   }
 }

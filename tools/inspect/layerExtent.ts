@@ -10,16 +10,14 @@ export const layerExtent = defineTool({
   icon: 'search',
   title: 'Layer extent',
   description:
-    "Gives a layer's extent in any CRS (default EPSG:4326). Returns extent as [xmin, ymin, xmax, ymax] in that " +
-    'CRS (for EPSG:4326: [west, south, east, north] in degrees) and the layer’s own CRS; the box can be passed as ' +
-    'the bbox of inspect_query_features.',
+    "Returns a layer's extent [xmin, ymin, xmax, ymax] in a CRS (default EPSG:4326, degrees) and its own CRS.",
   input: z.object({
-    layer: z.string().min(1).describe('Layer id or exact name'),
+    layer: z.string().min(1).describe('Layer id or name'),
     crs: z
       .string()
       .min(1)
       .default('EPSG:4326')
-      .describe("Target CRS, e.g. 'EPSG:4326', 'EPSG:3857', 'EPSG:27700'; 'native' for the layer's own CRS"),
+      .describe("Target CRS, or 'native'"),
   }),
   safety: 'read',
   exec: 'worker',

@@ -11,12 +11,9 @@ export const layerInfo = defineTool({
   icon: 'search',
   title: 'Layer info',
   description:
-    'Describes one layer in detail, read fresh from its file. Returns its summary plus the CRS (EPSG code, name, ' +
-    'whether it is geographic, units), the extent in the source CRS and in degrees; for vectors and tables the ' +
-    'attribute fields with their types and the feature count; for rasters the size in pixels, pixel size and each ' +
-    'band (data type, nodata, min, max, mean, standard deviation). Use the field names in inspect_query_features ' +
-    'or inspect_sql, and the bands in inspect_sample_raster or inspect_raster_stats.',
-  input: z.object({ layer: z.string().min(1).describe('Layer id or exact name') }),
+    'Describes one layer, read fresh from its file. Returns the CRS (EPSG, geographic or not, units), extent, ' +
+    'fields with types and feature count, or raster size, pixel size and bands (type, nodata, min, max, mean).',
+  input: z.object({ layer: z.string().min(1).describe('Layer id or name') }),
   safety: 'read',
   exec: 'worker',
   handles: ['project', 'gdal'],

@@ -9,9 +9,8 @@ export const listLayers = defineTool({
   icon: 'search',
   title: 'List layers',
   description:
-    'Lists the layers of the project, top of the map first. Returns for each: id, name, kind (vector/raster), ' +
-    'source path, CRS, geometry type, feature count, extent in degrees, visibility and opacity. Pass an id to ' +
-    'inspect_layer_info for fields and bands.',
+    'Lists the project layers, top first. Returns id, name, kind, source, CRS, geometry type, feature count, ' +
+    'extent in degrees, visibility, opacity; inspect_layer_info has the fields.',
   input: z.object({}),
   safety: 'read',
   exec: 'main',

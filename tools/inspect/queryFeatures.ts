@@ -17,25 +17,22 @@ export const queryFeatures = defineTool({
   icon: 'search',
   title: 'Query features',
   description:
-    'Finds features of a vector layer or rows of a table by an attribute filter (OGR SQL WHERE, e.g. ' +
-    '"pop > 1000000 AND continent = \'Africa\'") and/or a spatial filter (a bbox, or a GeoJSON/WKT geometry; ' +
-    'features that truly intersect it). Returns a GeoJSON FeatureCollection in EPSG:4326 with only the fields ' +
-    'asked for, plus total_count (all matches), returned, and truncated (true when the limit or the size cap cut ' +
-    'the list). Field names come from inspect_layer_info; for joins or aggregates use inspect_sql.',
+    'Finds features by an attribute filter and/or a bbox or geometry they intersect. Returns GeoJSON in ' +
+    'EPSG:4326 with the asked fields, total_count (all matches) and truncated. Joins and aggregates: inspect_sql.',
   input: z.object({
-    layer: z.string().min(1).describe('Layer id or exact name (vector layer or table)'),
+    layer: z.string().min(1).describe('Layer id or name'),
     where: sqlParam(z.string().min(1).max(4000))
       .optional()
-      .describe('Attribute filter over the layer fields (SQLite expression, allow-listed functions); quote text with single quotes'),
-    bbox: BBox.optional().describe('Spatial filter [xmin, ymin, xmax, ymax] in filter_crs (default degrees: [west, south, east, north])'),
+      .describe("SQLite WHERE over the fields, e.g. pop > 1000 AND name = 'X'"),
+    bbox: BBox.optional().describe('[xmin, ymin, xmax, ymax] in filter_crs'),
     geometry: z
       .union([z.string().min(1), z.record(z.string(), z.unknown())])
       .optional()
-      .describe('Spatial filter geometry as WKT text or a GeoJSON geometry object, in filter_crs'),
-    filter_crs: z.string().min(1).default('EPSG:4326').describe('CRS of bbox/geometry, e.g. EPSG:4326 (default) or EPSG:27700'),
-    fields: z.array(z.string().min(1)).max(100).optional().describe('Only these attribute fields (default: all)'),
-    limit: z.number().int().min(1).max(1000).default(50).describe('Most features to return (default 50, at most 1000)'),
-    include_geometry: z.boolean().default(true).describe('false returns attributes only (much smaller)'),
+      .describe('WKT or GeoJSON geometry in filter_crs'),
+    filter_crs: z.string().min(1).default('EPSG:4326').describe('CRS of bbox/geometry'),
+    fields: z.array(z.string().min(1)).max(100).optional().describe('Only these fields (default all)'),
+    limit: z.number().int().min(1).max(1000).default(50).describe('Most features returned'),
+    include_geometry: z.boolean().default(true).describe('false: attributes only'),
   }),
   safety: 'read',
   exec: 'worker',

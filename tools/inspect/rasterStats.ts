@@ -11,17 +11,14 @@ export const rasterStats = defineTool({
   icon: 'search',
   title: 'Raster statistics',
   description:
-    'Exact statistics of raster bands from every pixel: count of valid pixels, nodata_count, sum, mean, min, max ' +
-    'and standard deviation — for the whole raster, or per polygon of a zones layer (a pixel counts for a polygon ' +
-    'when its centre lies inside; all_touched takes every touched pixel). Returns bands[] for the whole raster, or ' +
-    'zones[] with one entry per polygon labelled by zone_field. Nothing is written; to keep zonal statistics as a ' +
-    'layer use processing_run.',
+    'Exact band statistics over every pixel, for the whole raster or per polygon of zones (pixel centres ' +
+    'inside). Returns bands[] or zones[] with count, nodata_count, sum, mean, min, max, std.',
   input: z.object({
-    layer: z.string().min(1).describe('Raster layer id or exact name'),
-    bands: z.array(z.number().int().min(1)).min(1).optional().describe('Band numbers, 1-based (default: all)'),
-    zones: z.string().min(1).optional().describe('Polygon layer id or name: statistics per polygon'),
-    zone_field: z.string().min(1).optional().describe('Field of the zones layer that names each polygon (default: its feature id)'),
-    all_touched: z.boolean().default(false).describe('true: every pixel a polygon touches counts, not only pixel centres inside'),
+    layer: z.string().min(1).describe('Raster layer id or name'),
+    bands: z.array(z.number().int().min(1)).min(1).optional().describe('1-based bands (default all)'),
+    zones: z.string().min(1).optional().describe('Polygon layer: statistics per polygon'),
+    zone_field: z.string().min(1).optional().describe('Zones field naming each polygon (default fid)'),
+    all_touched: z.boolean().default(false).describe('Count every touched pixel'),
   }),
   safety: 'read',
   exec: 'worker',

@@ -11,18 +11,17 @@ export const sampleRaster = defineTool({
   icon: 'search',
   title: 'Sample raster values',
   description:
-    'Reads raster values at points (longitude/latitude by default, or in a given CRS). Returns for each point its ' +
-    'pixel [column, row] and the value of each band; a value is null where the pixel is nodata or masked, and ' +
-    'pixel is null for a point outside the raster. For statistics over an area use inspect_raster_stats.',
+    'Reads raster values at points. Returns per point its pixel [column, row] and each band value; null where ' +
+    'nodata, pixel null outside the raster.',
   input: z.object({
-    layer: z.string().min(1).describe('Raster layer id or exact name'),
+    layer: z.string().min(1).describe('Raster layer id or name'),
     points: z
       .array(z.tuple([z.number(), z.number()]))
       .min(1)
       .max(1000)
-      .describe('Points as [x, y] pairs in crs; for EPSG:4326 that is [longitude, latitude]'),
-    crs: z.string().min(1).default('EPSG:4326').describe('CRS of the points (default EPSG:4326, lon/lat)'),
-    bands: z.array(z.number().int().min(1)).min(1).optional().describe('Band numbers to read, 1-based (default: all)'),
+      .describe('[x, y] points in crs ([lon, lat] for EPSG:4326)'),
+    crs: z.string().min(1).default('EPSG:4326').describe('CRS of the points'),
+    bands: z.array(z.number().int().min(1)).min(1).optional().describe('1-based bands (default all)'),
   }),
   safety: 'read',
   exec: 'worker',

@@ -44,7 +44,7 @@ export function requireServerQuery(sql: string): string {
   return check.sql;
 }
 
-const CONNECTION = 'A saved PostGIS connection id: run the SQL on that server';
+const CONNECTION = 'Saved PostGIS connection id';
 
 export const sqlQuery = defineTool({
   id: 'inspect.sql',
@@ -53,15 +53,12 @@ export const sqlQuery = defineTool({
   icon: 'search',
   title: 'SQL query',
   description:
-    "Runs one read-only SELECT over the project's vector layers and tables, each a table named after its layer " +
-    '(quote names with spaces: "my layer"), in SQLite with SpatiaLite functions (ST_Area, ST_Intersects, ST_Buffer, ' +
-    'ST_Transform…); it may join, aggregate and sort. With connection it runs instead on that saved PostgreSQL/PostGIS ' +
-    'server (its dialect and tables). Functions that read files or reach the network are refused. Returns columns, ' +
-    'rows (at most limit, capped in size), returned, total_rows and truncated. inspect_save_query keeps a local result as a new layer.',
+    'Runs one read-only SELECT in SQLite/SpatiaLite where each layer is a table named after it ("my layer"); ' +
+    'with connection, on that PostGIS server. Returns columns, rows (at most limit), total_rows and truncated.',
   input: z.object({
-    sql: sqlParam(z.string().min(1).max(20_000).describe('One SELECT; layers are tables named as in inspect_list_layers')),
-    limit: z.number().int().min(1).max(1000).default(100).describe('Most rows to return (default 100, at most 1000)'),
-    include_geometry: z.boolean().default(false).describe('true adds each row’s geometry as GeoJSON (in the source CRS)'),
+    sql: sqlParam(z.string().min(1).max(20_000).describe('One SELECT')),
+    limit: z.number().int().min(1).max(1000).default(100).describe('Most rows returned'),
+    include_geometry: z.boolean().default(false).describe('Add each row’s geometry as GeoJSON'),
     connection: databaseParam(CONNECTION).optional().describe(CONNECTION),
   }),
   safety: 'read',

@@ -8,8 +8,8 @@ export const currentView = defineTool({
   icon: 'map',
   title: 'Current map view',
   description:
-    'Asks the map what the person is looking at. Returns the centre [lon, lat], zoom, the visible bounds ' +
-    '[west, south, east, north] in degrees, bearing and pitch — use the bounds as a bbox filter for queries.',
+    'What the person is looking at. Returns centre [lon, lat], zoom, bounds [west, south, east, north] in ' +
+    'degrees (a bbox for queries), bearing, pitch.',
   input: z.object({}),
   safety: 'read',
   exec: 'renderer',

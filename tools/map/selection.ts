@@ -9,11 +9,8 @@ export const mapSelection = defineTool({
   icon: 'map',
   title: 'Current selection',
   description:
-    'Asks the map which features the person has selected (clicked, box-selected on the map or picked in the ' +
-    'attribute table) — what "these features", "the selected ones" or "this one" refer to. Returns the layer ' +
-    `(layerId, layerName), count, the feature ids (fids, ascending, the first ${MAX_REPORTED_FIDS.toLocaleString('en')}) ` +
-    'and capped (true when fids lists fewer than count); or count 0 with a message when nothing is selected. ' +
-    'Read their attributes with inspect_query_features on that layer and where "FID IN (…)".',
+    'The features the person selected on the map or in the table ("these", "this one"). Returns layerId, ' +
+    `layerName, count and fids (the first ${MAX_REPORTED_FIDS.toLocaleString('en')}; capped when fewer than count).`,
   input: z.object({}),
   safety: 'read',
   exec: 'renderer',

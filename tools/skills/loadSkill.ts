@@ -13,9 +13,8 @@ export interface SkillLibrary {
 export const LOAD_SKILL_ID = 'skills.load_skill';
 
 const DESCRIPTION =
-  'Loads a skill from the catalogue in the system prompt: returns its instructions and adds its tools to your ' +
-  'tool list for the rest of this run. Load the skill of an area before working in it. With `reference`, ' +
-  "returns one file of the skill's references instead.";
+  "Loads a skill of the catalogue: returns its instructions and adds its tools for this run. With reference, " +
+  'returns that file of its references instead.';
 
 /**
  * The model sees `name` as an enum of the skills that exist now; skills hot-load, so this
@@ -24,8 +23,8 @@ const DESCRIPTION =
  */
 export function loadSkillParameters(names: readonly string[]): Record<string, unknown> {
   const schema = z.object({
-    name: (names.length ? z.enum(names as [string, ...string[]]) : z.string()).describe('Skill name from the catalogue'),
-    reference: z.string().optional().describe("A file name from the skill's references, to read it"),
+    name: (names.length ? z.enum(names as [string, ...string[]]) : z.string()).describe('Skill name'),
+    reference: z.string().optional().describe('A reference file name'),
   });
   const json = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
   delete json.$schema;
@@ -42,8 +41,8 @@ export function createLoadSkillTool(library: SkillLibrary) {
     title: 'Load skill',
     description: DESCRIPTION,
     input: z.object({
-      name: z.string().min(1).describe('Skill name from the catalogue'),
-      reference: z.string().min(1).optional().describe("A file name from the skill's references, to read it"),
+      name: z.string().min(1).describe('Skill name'),
+      reference: z.string().min(1).optional().describe('A reference file name'),
     }),
     safety: 'read',
     exec: 'main',
