@@ -96,6 +96,22 @@ export const queryFeatures = defineTool({
       },
       { signal, hint: `Fields of '${layer.name}': ${layer.info.fields.map((f) => f.name).join(', ')}` },
     );
-    return { layer: layer.name, ...answer };
+    return { layer: layer.name, ...answer, ...outsideNote(answer.total_count, args, layer.info.extent4326) };
   },
 });
+
+/**
+ * Nothing matched a box that misses the layer altogether: say so, so "none" is not read as an
+ * answer about a region the data does not cover (issue 17, abstention).
+ */
+function outsideNote(
+  total: number,
+  args: { bbox?: [number, number, number, number]; filter_crs: string },
+  extent: [number, number, number, number] | null,
+): { note?: string } {
+  if (total !== 0 || !args.bbox || !extent || args.filter_crs.toUpperCase() !== 'EPSG:4326') return {};
+  const [w, s, e, n] = args.bbox;
+  if (w <= extent[2] && e >= extent[0] && s <= extent[3] && n >= extent[1]) return {};
+  const box = extent.map((v) => Number(v.toFixed(3))).join(', ');
+  return { note: `The bbox lies outside the layer's extent [${box}] (degrees): the layer has no data there.` };
+}
