@@ -10,7 +10,11 @@ const COUNTRIES = join(repoRoot, 'e2e', 'fixtures', 'gis', 'sudamerica.shp');
 const DEM = join(repoRoot, 'e2e', 'fixtures', 'gis', 'olinda_dem_utm25s.tif');
 
 /** The last message of a request: the tool result the scripted model is answering. */
-function lastToolResult(body: ReceivedRequest): { ok: boolean; data?: Record<string, unknown>; error?: { code: string; message: string; hint?: string } } {
+function lastToolResult(body: ReceivedRequest): {
+  ok: boolean;
+  data?: Record<string, unknown>;
+  error?: { code: string; message: string; hint?: string };
+} {
   return JSON.parse(String(body.messages.at(-1)!.content)) as never;
 }
 
@@ -101,7 +105,9 @@ describe('abstention: the data cannot answer, and the agent is told enough to sa
       { toolCalls: [{ name: 'inspect_sample_raster', arguments: { layer: 'elevation', points: [AIRPORT] } }] },
       (body) => {
         const { error } = lastToolResult(body);
-        return { text: `No elevation layer is loaded (${error!.code}: ${error!.message} ${error!.hint ?? ''}). Load a DEM covering Recife.` };
+        return {
+          text: `No elevation layer is loaded (${error!.code}: ${error!.message} ${error!.hint ?? ''}). Load a DEM covering Recife.`,
+        };
       },
     ]);
     await app.askAgent('What is the elevation at Recife airport?');
