@@ -6,6 +6,7 @@ import { ChatDock } from './components/ChatDock.js';
 import { LayerPanel } from './components/LayerPanel.js';
 import { MapLegend } from './components/MapLegend.js';
 import { MapView } from './components/MapView.js';
+import { MemoryPanel } from './components/MemoryPanel.js';
 import { PluginsPanel } from './components/PluginsPanel.js';
 import { ProjectBar } from './components/ProjectBar.js';
 import { SettingsPanel } from './components/SettingsPanel.js';
@@ -38,6 +39,7 @@ export function App() {
       {/* Before the audit log: opened after it, the audit log's drawer lies on top. */}
       <PluginsPanel />
       <AuditPanel />
+      <MemoryPanel />
       <SettingsPanel />
       <ApprovalDialog />
     </div>

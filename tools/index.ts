@@ -5,6 +5,7 @@ import { fieldTools } from './fields/fieldTools.js';
 import { inspectTools } from './inspect/index.js';
 import { layerTools } from './layers/index.js';
 import { mapTools } from './map/index.js';
+import { memoryTools } from './memory/index.js';
 import { processingTools } from './processing/index.js';
 import { styleTools } from './style/index.js';
 
@@ -18,4 +19,5 @@ export const builtInTools: readonly ToolDefinition[] = [
   ...annotationTools,
   ...editTools,
   ...fieldTools,
+  ...memoryTools,
 ];

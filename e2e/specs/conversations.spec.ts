@@ -45,6 +45,7 @@ describe('conversations and skills in Chromium against the web host', { skip: !h
       'inspect',
       'landslide-susceptibility',
       'layers',
+      'memory',
       'processing',
       'style',
     ]);

@@ -28,6 +28,8 @@ export interface PromptParts {
   language: string;
   /** Text of the latest compaction summary, when older turns were folded. */
   earlierSummary?: string | null;
+  /** What the person asked to keep, already cut to its budget (memory/memoryExcerpt.ts); none: nothing is added. */
+  memories?: string | null;
 }
 
 /** Layers listed by name in the summary; the rest are counted (inspect_list_layers has them all). */
@@ -107,6 +109,7 @@ export function buildSystemPrompt(parts: PromptParts): string {
     ...parts.preloaded.map((s) => `Skill ${s.name} (loaded):\n${s.body}`),
     projectSummaryText(parts.project),
   ];
+  if (parts.memories) sections.push(parts.memories);
   if (parts.earlierSummary) sections.push(`Earlier in this conversation (summarised):\n${parts.earlierSummary}`);
   return sections.join('\n\n');
 }

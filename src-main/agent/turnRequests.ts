@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage } from '../../src-shared/domain/chat.js';
+import type { Memory } from '../../src-shared/domain/memory.js';
 import { buildSummary, splitTurns, turnsToFold, windowOf } from '../conversations/contextWindow.js';
 import type { ConversationSettings } from '../conversations/conversationSettings.js';
 import type { ModelMessage, ModelTool, TurnRequest } from '../model/modelClient.js';
@@ -7,6 +8,7 @@ import { SkillSession, type SkillSource } from '../skills/skillSession.js';
 import type { MessageDraft } from '../store/conversationRepo.js';
 import type { ProjectStore } from '../store/projectStore.js';
 import type { ToolRegistry } from '../tool-host/toolRegistry.js';
+import { memoryExcerpt } from '../memory/memoryExcerpt.js';
 import { historyToModelMessages } from './steps/historyToModelMessages.js';
 import { buildSystemPrompt, type ViewSummary } from './systemPrompt.js';
 
@@ -24,6 +26,8 @@ export interface TurnRequestDeps {
   pins?: (conversationId: string) => ReadonlyMap<string, string>;
   /** The interface language chosen in Settings (`en`, `zh-CN`), asked at each request; none: `settings.language`. */
   uiLanguage?: () => string;
+  /** The person's memories for this project (theirs and the project's), read at each request; none: no excerpt. */
+  memories?: () => readonly Memory[];
 }
 
 export interface TurnOptions {
@@ -77,7 +81,8 @@ export class RunTurnRequests {
     const known = pins?.size ? registry.view(pins) : registry;
     const tools = this.skills.modelTools(known.forModel({ readOnly: options.readOnly, offered: this.skills.offeredToolIds(known) }));
     const view = (await this.deps.currentView?.()) ?? null;
-    const systemFor = (summary: string | null) => this.systemPrompt(view, summary, options.extraRules ?? null);
+    const memories = this.memoryExcerpt(transcript);
+    const systemFor = (summary: string | null) => this.systemPrompt(view, summary, options.extraRules ?? null, memories);
 
     let window = windowOf(transcript);
     let system = systemFor(window.summary?.text ?? null);
@@ -107,7 +112,20 @@ export class RunTurnRequests {
     return { messages: [{ role: 'system', content: system }, ...history], tools };
   }
 
-  private systemPrompt(view: ViewSummary | null, earlierSummary: string | null, extraRules: string | null): string {
+  /** Ranked against the person's latest message: what they ask now decides which memories fit. */
+  private memoryExcerpt(transcript: readonly ChatMessage[]): string | null {
+    const memories = this.deps.memories?.() ?? [];
+    if (memories.length === 0) return null;
+    const latest = transcript.findLast((m) => m.role === 'user')?.text ?? '';
+    return memoryExcerpt(memories, latest);
+  }
+
+  private systemPrompt(
+    view: ViewSummary | null,
+    earlierSummary: string | null,
+    extraRules: string | null,
+    memories: string | null,
+  ): string {
     const { store, skills, settings } = this.deps;
     const preloaded = this.skills.preloaded();
     const prompt = buildSystemPrompt({
@@ -116,6 +134,7 @@ export class RunTurnRequests {
       project: { name: store.info.name, layers: store.layers.list(), view },
       language: this.deps.uiLanguage?.() ?? settings.language,
       earlierSummary,
+      memories,
     });
     return extraRules ? `${prompt}\n\n${extraRules}` : prompt;
   }

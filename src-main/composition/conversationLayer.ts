@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Emit, MethodHandlers } from '../../src-shared/bridge/contract.js';
 import type { RunState } from '../../src-shared/domain/chat.js';
+import type { Memory } from '../../src-shared/domain/memory.js';
 import { TurnRequests } from '../agent/turnRequests.js';
 import type { ViewSummary } from '../agent/systemPrompt.js';
 import { readConversationSettings, type ConversationSettings } from '../conversations/conversationSettings.js';
@@ -59,6 +60,8 @@ export interface ConversationLayerDeps {
   pins?(conversationId: string): ReadonlyMap<string, string>;
   /** The interface language chosen in Settings, read at each request so a change applies to the next one. */
   uiLanguage?(): string;
+  /** The person's memories and the project's (issue 17): an excerpt goes into each system prompt. */
+  memories?(): readonly Memory[];
 }
 
 /** How long a request waits for the map view before going without it. */
@@ -85,6 +88,7 @@ export function createConversationLayer(d: ConversationLayerDeps) {
     currentView: askView ? () => viewOf(askView) : undefined,
     ...(d.pins ? { pins: d.pins } : {}),
     ...(d.uiLanguage ? { uiLanguage: d.uiLanguage } : {}),
+    ...(d.memories ? { memories: d.memories } : {}),
   });
   const conversations = new ConversationService({ store, emit: d.emit, runState: d.runState });
   const runnerEmit = durableDeltas(d.emit, (messageId, text) => {

@@ -26,6 +26,8 @@ import { pinCurrentVersions } from '../plugins/pluginPins.js';
 import { startMcpEndpoints, type McpServing } from '../mcp-server/mcpEndpoints.js';
 import { ToolListWatch } from '../mcp-server/toolListWatch.js';
 import { createPostgisServices } from '../postgis/postgisServices.js';
+import { listRecipes, recipesDirOf } from '../recipes/recipeFiles.js';
+import { createMemoryHandle } from '../memory/memoryHandle.js';
 
 const VERSION = '0.1.0';
 
@@ -59,12 +61,19 @@ export async function createServices(options: ServicesOptions): Promise<Services
     projectPath: store.info.path,
     builtInDir: join(options.assetsDir, '..', 'skills'),
   });
+  // Memory (issue 17): the person's notes, in the app settings file opened with the model layer below.
+  const memory = createMemoryHandle({
+    repo: () => models.memories,
+    project: () => store.info.path,
+    changed: (memories) => emit('memory/changed', { memories }),
+  });
   const tools = createToolHost({
     store,
     worker,
     emit,
     privatePaths,
     egress,
+    appVersion: VERSION,
     runIsLive: () => runner?.state().status !== 'idle' && runner?.state().status !== undefined,
     send: (text) => void runner?.send(text),
     extraTools: [
@@ -85,6 +94,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     // Late-bound: the recent files live in the app settings file, opened with the model layer below.
     audited: (entry) => files.noteAudited(entry),
     postgisConnections: () => models.postgis,
+    memory,
   });
   // Plugins become tools of the same registry, hot; the person's private files stay hidden
   // from their commands (the sandbox masks them), the outputs and the sources stay readable.
@@ -134,6 +144,7 @@ export async function createServices(options: ServicesOptions): Promise<Services
     askView: (signal) => (listeners.size > 0 ? tools.queries.ask('current_view', signal) : Promise.resolve(null)),
     // The language chosen in Settings (issue 15); `models` exists by the time a request asks.
     uiLanguage: () => models.display.get().language,
+    memories: () => memory.list(),
   });
   // The model can change in Settings while the app runs: each run asks for the current client.
   const models = createModelLayer({
@@ -220,6 +231,12 @@ export async function createServices(options: ServicesOptions): Promise<Services
     ...postgis.handlers,
     'plugins/list': async () => ({ plugins: plugins.list() }),
     'annotations/list': async () => ({ annotations: store.annotations.list() }),
+    // Issue 17: the Run recipe dialog's list (file names only; recipes.run reads one by name).
+    'recipes/list': async () => {
+      const dir = recipesDirOf(outputsDirOf(store.info.path));
+      return { recipes: listRecipes(dir), dir };
+    },
+    'memory/list': async () => ({ memories: memory.list() }),
     // The coordinate readout's CRS definitions (the renderer caches them): GDAL's PROJ database.
     'crs/definition': async ({ epsg }) => worker.call('crs.definition', { epsg }),
     'plugins/set-enabled': async ({ namespace, enabled }) => {

@@ -2,22 +2,29 @@ import { randomUUID } from 'node:crypto';
 import type { Emit } from '../../src-shared/bridge/contract.js';
 import { defaultLayerName, parseSource } from '../../src-shared/domain/source.js';
 import { toolError, type ToolResult } from '../../src-shared/tools/toolResult.js';
+import type { MemoryHandle } from '../../src-shared/tools/handles.js';
 import type { CommandDefinition, ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { builtInTools } from '../../tools/index.js';
 import type { EgressGate } from '../net/egressGate.js';
 import type { PrivatePaths } from '../security/privatePaths.js';
 import type { NewAuditEntry } from '../store/auditRepo.js';
 import type { ProjectStore } from '../store/projectStore.js';
+import { createLineageStamper } from '../lineage/lineageStamper.js';
+import { buildQaReport } from '../qa/buildQaReport.js';
 import { ApprovalBroker } from '../tool-host/approvalBroker.js';
 import { buildCommands, undoState } from '../tool-host/commands.js';
 import { PolicyStateStore } from '../tool-host/policyState.js';
 import { RendererQueries } from '../tool-host/rendererQueries.js';
 import { ToolDispatcher } from '../tool-host/toolDispatcher.js';
 import { ToolRegistry } from '../tool-host/toolRegistry.js';
+import { buildRecipeCommands } from '../recipes/recipeCommands.js';
+import { recipesDirOf } from '../recipes/recipeFiles.js';
+import { outputsDirOf } from '../store/projectStore.js';
 import type { GisWorkerClient } from '../worker-host/GisWorkerClient.js';
 import type { PgConnectionStore } from '../postgis/pgConnectionStore.js';
 import { createPostgisHandle } from '../postgis/postgisHandle.js';
 import { pgOrigin } from '../postgis/pgOrigin.js';
+import { createMemoryHandle } from '../memory/memoryHandle.js';
 import { createGdalHandle } from './gdalHandle.js';
 import { createMapHandle } from './mapHandle.js';
 import { createProjectHandle } from './projectHandle.js';
@@ -43,6 +50,10 @@ export interface ToolHostDeps {
    * `postgis://<id>` (late-bound: the app settings open after the tool host).
    */
   postgisConnections?(): PgConnectionStore;
+  /** The person's memories (issue 17, memory/memoryHandle.ts); none: memory tools fail as not available. */
+  memory?: MemoryHandle;
+  /** The app's version, recorded in every output's lineage (issue 17). */
+  appVersion?: string;
 }
 
 /**
@@ -65,7 +76,8 @@ export function createToolHost(d: ToolHostDeps) {
   const project = createProjectHandle(store, emit);
   const gdal = createGdalHandle(d.worker);
   const connections = () => d.postgisConnections?.() ?? null;
-  const handles = { project, gdal, map: createMapHandle(queries, project), postgis: createPostgisHandle(connections, { gdal }) };
+  const memory = d.memory ?? createMemoryHandle({ repo: () => null, project: () => store.info.path, changed: () => undefined });
+  const handles = { project, gdal, map: createMapHandle(queries, project), postgis: createPostgisHandle(connections, { gdal }), memory };
   const announceUndo = () => emit('undo/changed', undoState(store));
 
   const dispatcher = new ToolDispatcher(registry, handles, approvals, {
@@ -103,6 +115,14 @@ export function createToolHost(d: ToolHostDeps) {
         .recent(since)
         .filter((e) => !e.allowed)
         .map((e) => e.origin),
+    // Issue 17: each output in the outputs folder records what made it (src-main/lineage/).
+    stampLineage: createLineageStamper({
+      project,
+      outputsDir: () => outputsDirOf(store.info.path),
+      write: (params, signal) => d.worker.call('lineage.write', params, { signal }),
+      appVersion: d.appVersion ?? 'unknown',
+      warn: (message) => console.warn(message),
+    }),
     // The tool's own description of what it wrote spares a second look at the file.
     loadProduced: async ({ path, name, info }) => {
       const ref = parseSource(path);
@@ -114,6 +134,8 @@ export function createToolHost(d: ToolHostDeps) {
       });
       return layer.name;
     },
+    // Issue 17: counts, invalid geometries, CRS and units, extent, nodata (src-main/qa/); never throws.
+    qaReport: (produced) => buildQaReport({ project, gdal }, produced),
   });
 
   const commands = new Map<string, CommandDefinition>(
@@ -134,7 +156,32 @@ export function createToolHost(d: ToolHostDeps) {
           'message/upserted',
           store.conversations.upsert(store.conversationId, { id: randomUUID(), role: 'notice', text, level: 'info' }),
         ),
-    }).map((c) => [c.id, c]),
+    })
+      .concat(
+        // Issue 17: recipes. Each replayed step passes this dispatcher, asking as any change does.
+        buildRecipeCommands({
+          store,
+          registry,
+          recipesDir: () => recipesDirOf(outputsDirOf(store.info.path)),
+          runIsLive: d.runIsLive,
+          dispatchStep: (call, ctx) =>
+            dispatcher.dispatch({
+              name: call.tool,
+              rawArgs: call.args,
+              caller: 'user',
+              recipeStep: { label: call.label, ...(call.note ? { note: call.note } : {}) },
+              callId: `recipe-${randomUUID()}`,
+              runId: ctx.runId,
+              conversationId: store.conversationId,
+              signal: ctx.signal,
+              onProgress: ctx.onProgress,
+            }),
+          progress: (p) => emit('recipes/progressed', p),
+          note: (text, level) =>
+            emit('message/upserted', store.conversations.upsert(store.conversationId, { id: randomUUID(), role: 'notice', text, level })),
+        }),
+      )
+      .map((c) => [c.id, c]),
   );
 
   /** The GUI's one way in. There is no channel that runs arbitrary text. */

@@ -18,6 +18,12 @@ describe('layerArgs: a layer parameter becomes the file a command opens', () => 
     assert.deepEqual(out.readPaths, ['/data/terrain', '/data/vec']);
   });
 
+  it('a list of layers becomes a list of files', () => {
+    const out = layerArgs({ inputs: ['layer_exists'] }, { inputs: ['dem', 'id-roads'] }, project, '/plugins/x');
+    assert.deepEqual(out.args, { inputs: ['/data/terrain/dem.tif', '/data/vec/all.gpkg'] });
+    assert.deepEqual(out.readPaths, ['/data/terrain', '/data/vec']);
+  });
+
   it('an unknown layer is invalid_params; an omitted optional layer parameter is left out', () => {
     assert.throws(
       () => layerArgs(rules, { dem: 'nope' }, project, '/plugins/x'),

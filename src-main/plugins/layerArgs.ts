@@ -1,7 +1,7 @@
 import { dirname, isAbsolute, join } from 'node:path';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import { packagePathProblem } from '../../src-shared/plugins/pluginExecutor.js';
-import { parseParamRule } from '../../src-shared/plugins/paramRules.js';
+import { parseParamRule } from '../../src-shared/tools/paramRules/paramRules.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 
 /** The arguments a plugin's program gets, and the folders its sandbox must let it read. */
@@ -30,19 +30,24 @@ export function layerArgs(
 ): LayerArgs {
   const out: Record<string, unknown> = { ...args };
   const readPaths: string[] = [];
-  for (const [param, texts] of Object.entries(rules)) {
-    const value = args[param];
-    if (typeof value !== 'string' || !texts.some((t) => parseParamRule(t)?.kind === 'layer_exists')) continue;
+  const toFile = (param: string, value: string): string => {
     if (project) {
       const layer = project.getLayer(value);
       if (!layer) throw new ToolFailure('invalid_params', `params.${param}: no layer '${value}' in the project.`, false);
-      out[param] = layer.source;
       readPaths.push(dirname(layer.source));
-    } else if (!isAbsolute(value)) {
-      const problem = packagePathProblem(value);
-      if (problem) throw new ToolFailure('invalid_params', `params.${param}: ${problem}`, false);
-      out[param] = join(pluginDir, value);
+      return layer.source;
     }
+    if (isAbsolute(value)) return value;
+    const problem = packagePathProblem(value);
+    if (problem) throw new ToolFailure('invalid_params', `params.${param}: ${problem}`, false);
+    return join(pluginDir, value);
+  };
+  for (const [param, texts] of Object.entries(rules)) {
+    const value = args[param];
+    if (!texts.some((t) => parseParamRule(t)?.kind === 'layer_exists')) continue;
+    // A list of layers (the rules checked each item) becomes a list of files.
+    if (Array.isArray(value)) out[param] = value.map((item: unknown) => (typeof item === 'string' ? toFile(param, item) : item));
+    else if (typeof value === 'string') out[param] = toFile(param, value);
   }
   return { args: out, readPaths: [...new Set(readPaths)] };
 }

@@ -1,7 +1,6 @@
 import { resolve, sep } from 'node:path';
 import type { z } from 'zod';
 import { classifySource } from '../../src-shared/security/sourceClass.js';
-import { applyParamRules } from '../../src-shared/plugins/applyParamRules.js';
 import {
   pluginParametersSchema,
   pluginToolId,
@@ -86,7 +85,7 @@ export function unrunnableReason(manifest: PluginManifest): string | null {
 /**
  * A plugin version's tools as tool declarations: the same contract, permission and dispatcher
  * as the built-in ones (DESIGN §6). The permission face comes from plugin.yaml, never from the
- * model; parameter rules are checked in `prepare`, before any dialog; `risk_level` high and
+ * model; parameter rules are declared for the dispatcher, checked before any dialog; `risk_level` high and
  * critical failures are never retryable.
  */
 export function pluginToolDefinitions(entry: PluginEntry, deps: PluginToolDeps & ExecutorDeps): ToolDefinition[] {
@@ -138,8 +137,9 @@ function toolDefinition(
     ...(deprecated ? { deprecated } : {}),
     exec: 'main',
     handles: ['project'],
-    async prepare(args, { handles }) {
-      applyParamRules(tool.rules, args, handles.project);
+    // Checked by the dispatcher against the project before prepare and any dialog, as for built-in tools.
+    ...(Object.keys(tool.rules).length ? { rules: tool.rules } : {}),
+    async prepare(args) {
       return { args, preview: { plugin: `${manifest.namespace}@${manifest.version}`, folder: dir } };
     },
     async execute(args, { signal, progress, handles }) {

@@ -77,6 +77,8 @@ describe('terrain_hazard: a domain pack as files only', () => {
     const slope = registry.find('terrain_hazard_slope');
     assert.ok(slope, 'registered under its wire name');
     assert.equal(slope.def.safety, 'write');
+    // Its plugin.yaml rules are declared for the dispatcher, which checks them before any dialog.
+    assert.deepEqual(slope.def.rules, { dem: ['layer_exists', 'raster'] });
 
     // The model names a layer; the command gets the layer's file (copied outside the plugin folder).
     const data = path.join(root, 'data');

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { CapabilityStore, EndpointCapabilities } from '../model/endpointCapabilities.js';
+import { createMemoryRepo, MEMORIES_MIGRATION, type MemoryRepo } from '../memory/memoryRepo.js';
 import { openSqlite } from '../store/openSqlite.js';
 
 /**
@@ -14,12 +15,16 @@ const MIGRATIONS: string[] = [
      capabilities TEXT NOT NULL,
      updated_at TEXT NOT NULL
    );`,
+  // Issue 17: what the person asked to keep, theirs or a project's (memory/memoryRepo.ts).
+  MEMORIES_MIGRATION,
 ];
 
 export interface AppSettingsDb {
   get<T>(key: string): T | null;
   set(key: string, value: unknown): void;
   readonly capabilities: CapabilityStore;
+  /** The person's memories (issue 17): kept here so they follow the person, not a project file. */
+  readonly memories: MemoryRepo;
   close(): void;
 }
 
@@ -65,6 +70,7 @@ export function openAppSettingsDb(home: string, options: { nativeBinding?: strin
         dropCaps.run(endpoint);
       },
     },
+    memories: createMemoryRepo(db),
     close() {
       db.close();
     },

@@ -9,6 +9,7 @@ import { createDisplaySettings, type DisplaySettingsStore } from './displaySetti
 import { createRecentFiles, type RecentFiles } from '../files/recentFiles.js';
 import { createRecentPaths, type RecentPaths } from '../files/recentPaths.js';
 import { createPgConnectionStore, type PgConnectionStore } from '../postgis/pgConnectionStore.js';
+import type { MemoryRepo } from '../memory/memoryRepo.js';
 
 /** The key of the recent projects in the app settings; the first is opened at start. */
 export const RECENT_PROJECTS_KEY = 'projects.recent';
@@ -32,6 +33,8 @@ export interface ModelLayer {
   postgis: PgConnectionStore;
   /** Where the key store keeps secrets, one sentence for a panel. */
   secretsNote: string;
+  /** The person's memories (issue 17), in the same app settings file. */
+  memories: MemoryRepo;
   close(): void;
 }
 
@@ -61,6 +64,7 @@ export function createModelLayer(options: ModelLayerOptions): ModelLayer {
     recentProjects: createRecentPaths(db, RECENT_PROJECTS_KEY, MAX_RECENT_PROJECTS),
     postgis: createPgConnectionStore(db, secrets),
     secretsNote: secrets.note,
+    memories: db.memories,
     handlers: createSettingsHandlers({ store, provider, emit: options.emit, display, scorecards: createScorecardStore(db) }),
     close: () => db.close(),
   };

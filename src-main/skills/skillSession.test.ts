@@ -53,7 +53,7 @@ function card(result: unknown, status: 'ok' | 'error' = 'ok'): ChatMessage {
 describe('skills_load_skill and the skill session', () => {
   it('the repo skills are valid and bind only tools that exist', () => {
     const { catalogue } = setup();
-    assert.deepEqual(catalogue.names(), ['editing', 'inspect', 'layers', 'processing', 'style']);
+    assert.deepEqual(catalogue.names(), ['editing', 'inspect', 'layers', 'memory', 'processing', 'style']);
     assert.deepEqual(
       catalogue.problems().filter((p) => p.severity === 'error' || /do not exist/.test(p.message)),
       [],
@@ -112,7 +112,7 @@ describe('skills_load_skill and the skill session', () => {
     const tools = session.modelTools(registry.forModel({ offered: session.offeredToolIds(registry) }));
     const load = tools.find((t) => t.name === 'skills_load_skill')!;
     const name = (load.parameters as { properties: { name: { enum: string[] } } }).properties.name;
-    assert.deepEqual(name.enum, ['editing', 'inspect', 'layers', 'processing', 'style']);
+    assert.deepEqual(name.enum, ['editing', 'inspect', 'layers', 'memory', 'processing', 'style']);
   });
 
   it('a tool that no skill claims is offered rather than hidden', () => {

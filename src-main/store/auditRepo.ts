@@ -11,6 +11,8 @@ export interface AuditFilter {
   toolId?: string;
   caller?: 'user' | 'model' | 'client';
   outcome?: 'ok' | 'error';
+  /** One conversation's calls (issue 17: its recipe). */
+  conversationId?: string;
   limit?: number;
 }
 
@@ -53,6 +55,7 @@ export class AuditRepo {
     if (filter.toolId) add('tool_id = ?', filter.toolId);
     if (filter.caller) add('caller = ?', filter.caller);
     if (filter.outcome) add('outcome = ?', filter.outcome);
+    if (filter.conversationId) add('conversation_id = ?', filter.conversationId);
     const sql = `SELECT * FROM audit ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`;
     const rows = this.db.prepare(sql).all(...params, filter.limit ?? 200) as Record<string, unknown>[];
     return rows.map((r) =>

@@ -11,6 +11,7 @@ import { isDatabaseOrigin } from '../../src-shared/domain/pgSource.js';
 import { decideApproval, originsGranted } from './approvalPolicy.js';
 import { assessCall, type CallCapabilities, type PrivatePathCheck } from './callCapabilities.js';
 import { Semaphore } from './semaphore.js';
+import { applyToolRules } from '../../src-shared/tools/paramRules/toolRules.js';
 import type { RegisteredTool, ToolRegistry, ToolSet } from './toolRegistry.js';
 
 export interface DispatchRequest {
@@ -26,6 +27,13 @@ export interface DispatchRequest {
    * through the renderer: a GUI call carrying it is their own action and is not asked again.
    */
   trustedInput?: boolean;
+  /**
+   * Issue 17: a step of a recipe the person replays. Its arguments come from a file, not from
+   * the person: the policy judges it as it judges the model's calls (writes ask unless granted
+   * or in Auto, Plan refuses, user-only tools are refused), the audit still says `user`, and the
+   * dialog's summary starts with `label` ("Recipe step 2 of 3"); `note` is shown among its facts.
+   */
+  recipeStep?: { label: string; note?: string };
   callId: string;
   runId: string | null;
   conversationId: string | null;
@@ -68,6 +76,16 @@ export interface DispatcherHooks {
   discardSnapshot?(id: number): void;
   /** Loads a produced layer; returns its name in the project. */
   loadProduced(request: LoadLayerRequest): Promise<string>;
+  /**
+   * Issue 17: writes the call's lineage (tool, version, definition hash, arguments, inputs with
+   * checksums, time) into a produced file before it is loaded. A failure is reported, not fatal.
+   */
+  stampLineage?(produced: ProducedFile): Promise<void>;
+  /**
+   * Issue 17: the QA report of a produced layer once loaded (counts, invalid geometries, CRS and
+   * unit sanity, extent against the inputs, nodata share); returned to the model with the payload.
+   */
+  qaReport?(produced: ProducedFile & { layerName: string }): Promise<unknown>;
   /** The app's own files, which no source parameter may name. */
   privatePaths: PrivatePathCheck;
   /** Opens the egress gate to these origins while an approved network call runs; returns the closer. */
@@ -83,6 +101,17 @@ export interface DispatcherHooks {
    * for this project, so later calls to the same database are not asked about the network again.
    */
   rememberOrigins?(origins: readonly string[]): void;
+}
+
+/** A file a successful call produced (a `load_layers` item), with the call that made it. */
+export interface ProducedFile {
+  tool: RegisteredTool;
+  /** The validated arguments that ran. */
+  args: unknown;
+  request: LoadLayerRequest;
+  /** When the call started (epoch ms). */
+  startedAt: number;
+  signal: AbortSignal;
 }
 
 /** How a call got its go-ahead (or not), as the audit records it. */
@@ -226,6 +255,9 @@ export class ToolDispatcher {
     let preview: Preview | undefined;
     let sample: ChangeSample | undefined;
     let safety: Safety = def.safety;
+    // Declared parameter rules: a missing layer or a text field is refused before the tool's own prepare and any dialog.
+    const ruled = this.applyRules(req, tool, parsed);
+    if (ruled) return this.end(req, tool, parsed, REFUSED_BY_SYSTEM, ruled);
     if (def.prepare) {
       try {
         const prepared = await def.prepare(args, {
@@ -245,15 +277,35 @@ export class ToolDispatcher {
     const assessed = args === parsed ? early : assessCall(def, args, this.hooks.privatePaths);
     if (!assessed.ok) return this.end(req, tool, args, REFUSED_BY_POLICY, assessed.error);
     const summary = safeSummary(tool, args);
+    const readable = this.hooks.readableSummary?.(summary) ?? summary;
+    if (req.recipeStep?.note) preview = { ...preview, recipe: req.recipeStep.note };
     return {
       tool,
       args,
       caps: assessed.caps,
-      summary: this.hooks.readableSummary?.(summary) ?? summary,
+      summary: req.recipeStep ? `${req.recipeStep.label}: ${readable}` : readable,
       safety,
       ...(preview ? { preview } : {}),
       ...(sample ? { sample } : {}),
     };
+  }
+
+  /**
+   * The tool's declared `rules` against the project (paramRules/): the failure to end the call
+   * with, or null. A layer of the wrong kind or geometry gets a hint naming the tools of the
+   * same group the model may call instead.
+   */
+  private applyRules(req: DispatchRequest, tool: RegisteredTool, args: unknown): ToolResult | null {
+    if (!tool.def.rules) return null;
+    try {
+      const offered = this.toolsFor(req)
+        .forModel()
+        .map((t) => t.def);
+      applyToolRules(tool.def, args, this.handles.project, offered);
+      return null;
+    } catch (err) {
+      return failureOf(tool.def.id, err);
+    }
   }
 
   /** Policy, then the approval dialog when it asks: the verdict the call runs under, or its refusal. */
@@ -262,16 +314,20 @@ export class ToolDispatcher {
     // A call `prepare` raised to destructive asks as one: always, never remembered.
     const def = call.safety === tool.def.safety ? tool.def : { ...tool.def, safety: call.safety };
     const { mode, askForReads } = this.hooks.policy();
-    const unverifiedGuiInput = req.caller === 'user' && caps.carriesPathOrSql && req.trustedInput !== true;
+    // A recipe's step is judged as an automated call: its arguments are a file's, not the person's.
+    // And every step is approved (issue 17): Auto and session grants do not skip its dialog.
+    const caller = req.recipeStep ? 'model' : req.caller;
+    const stepMode = req.recipeStep && mode === 'auto' ? 'ask' : mode;
+    const unverifiedGuiInput = caller === 'user' && caps.carriesPathOrSql && req.trustedInput !== true;
     // Issue #13: origins remembered for this project are not asked for again (the write policy still applies).
     const grantedOrigins = caps.networkOrigins.length && this.hooks.grantedOrigins ? this.hooks.grantedOrigins() : undefined;
     const networkGranted = originsGranted(def, caps.networkOrigins, grantedOrigins);
     const policy = decideApproval({
       def,
-      caller: req.caller,
-      mode,
+      caller,
+      mode: stepMode,
       askForReads,
-      granted: this.approvals.isGranted(def.id, tool.definitionHash),
+      granted: !req.recipeStep && this.approvals.isGranted(def.id, tool.definitionHash),
       networkOrigins: caps.networkOrigins,
       unverifiedGuiInput,
       ...(grantedOrigins ? { grantedOrigins } : {}),
@@ -350,7 +406,7 @@ export class ToolDispatcher {
       return this.finish(req, tool, args, verdict, toolError('cancelled', 'The run was stopped before this call ran.', false));
 
     const changeId =
-      def.safety !== 'read'
+      def.safety !== 'read' && def.undoable !== false
         ? (this.hooks.snapshot({ runId: req.runId, conversationId: req.conversationId, toolId: def.id, summary }) ?? null)
         : null;
     if (def.oncePerSession) this.usedOnce.add(def.id);
@@ -376,8 +432,9 @@ export class ToolDispatcher {
         progress: (f, m) => req.onProgress?.(clamp01(f), m),
         changeId,
       });
-      loadedLayers = await this.loadProduced(data);
-      result = { ok: true, data };
+      const produced = await this.loadProduced(data, { tool, args, startedAt, signal });
+      loadedLayers = produced.names;
+      result = { ok: true, data: produced.qa.length ? { ...(data as object), qa: produced.qa } : data };
     } catch (err) {
       if (timeout?.signal.aborted)
         result = toolError('timeout', `${def.id} took longer than ${Math.round(def.timeoutMs! / 1000)} s and was stopped.`, true);
@@ -398,16 +455,26 @@ export class ToolDispatcher {
     return s;
   }
 
-  /** Loads the layers a payload lists in `load_layers`; a failure to load is reported, not fatal. */
-  private async loadProduced(data: unknown): Promise<string[]> {
+  /**
+   * The layers a payload lists in `load_layers`: lineage stamped into each file, then loaded,
+   * then its QA report made. A failure to load is reported, not fatal.
+   */
+  private async loadProduced(data: unknown, call: Omit<ProducedFile, 'request'>): Promise<{ names: string[]; qa: unknown[] }> {
     const list = (data as { load_layers?: unknown } | null)?.load_layers;
-    if (!Array.isArray(list)) return [];
+    if (!Array.isArray(list)) return { names: [], qa: [] };
     const names: string[] = [];
+    const qa: unknown[] = [];
     for (const item of list) {
       const parsed = LoadLayer.safeParse(item);
-      if (parsed.success) names.push(await this.hooks.loadProduced(parsed.data));
+      if (!parsed.success) continue;
+      const produced: ProducedFile = { ...call, request: parsed.data };
+      await this.hooks.stampLineage?.(produced);
+      const layerName = await this.hooks.loadProduced(parsed.data);
+      names.push(layerName);
+      const report = await this.hooks.qaReport?.({ ...produced, layerName });
+      if (report) qa.push(report);
     }
-    return names;
+    return { names, qa };
   }
 
   /** A stage's early end: the call audited as it stands. */

@@ -75,3 +75,50 @@ describe('tool registry: a conversation pinned to an older plugin version', () =
     assert.match(refused.get('1.0.0') ?? '', /Duplicate tool id 'layers.list'/);
   });
 });
+
+describe('tool registry: declared parameter rules', () => {
+  const ruled = (rules: Record<string, string[]>, id: `${string}.${string}` = 'test.ruled') =>
+    testTool({
+      id,
+      title: id,
+      description: 'Has rules. Returns nothing.',
+      input: z.object({ layer: z.string(), field: z.string().optional(), count: z.number() }),
+      rules,
+      safety: 'read',
+      summary: () => id,
+      execute: async () => ({}),
+    });
+
+  it('refuses a declaration whose rules do not make sense, naming the tool and the parameter', () => {
+    const bad: [Record<string, string[]>, RegExp][] = [
+      [{ layer: ['layer_exist'] }, /Tool 'test\.ruled' has bad parameter rules: rules\.layer: unknown rule 'layer_exist'/],
+      [{ dem: ['layer_exists'] }, /rules\.dem: no parameter 'dem' \(parameters: layer, field, count\)/],
+      [{ layer: ['layer_exists'], field: ['field_exists:lyr'] }, /rules\.field: 'field_exists:lyr' names no parameter 'lyr'/],
+      [{ layer: ['vector'] }, /rules\.layer: 'vector' needs 'layer_exists' on the same parameter/],
+      [{ field: ['field_exists:layer'] }, /rules\.field: 'field_exists:layer' needs 'layer_exists' on parameter 'layer'/],
+      [{ count: ['layer_exists'] }, /rules\.count: its rules read a name, but the parameter takes no string/],
+      [{ layer: ['layer_exists'], field: ['band_exists:layer'] }, /rules\.field: its rules read a band number/],
+    ];
+    for (const [rules, message] of bad) assert.throws(() => new ToolRegistry([ruled(rules)]), message);
+    const group = new ToolRegistry([]).setGroup('plugin@1', [ruled({ layer: ['raster', 'vector', 'layer_exists'] })]);
+    assert.equal(group.ok, false);
+    assert.match(group.ok ? '' : group.reason, /a layer cannot be raster and vector at once/);
+  });
+
+  it('takes rules that fit the input', () => {
+    const registry = new ToolRegistry([ruled({ layer: ['layer_exists', 'vector'], field: ['field_exists:layer', 'field_numeric'] })]);
+    assert.ok(registry.find('test.ruled'));
+  });
+
+  it('the rules are part of the definition hash, in any order; a tool without rules keeps its hash', () => {
+    const hash = (def: ReturnType<typeof ruled>) => new ToolRegistry([def]).find(def.id)!.definitionHash;
+    const a = hash(ruled({ layer: ['layer_exists', 'vector'], field: ['field_exists:layer'] }));
+    const reordered = hash(ruled({ field: ['field_exists:layer'], layer: ['vector', 'layer_exists'] }));
+    const other = hash(ruled({ layer: ['layer_exists', 'raster'] }));
+    assert.equal(a, reordered);
+    assert.notEqual(a, other);
+    const { rules: _none, ...plain } = ruled({});
+    assert.equal(hash(ruled({})), hash(plain as ReturnType<typeof ruled>), 'empty rules hash as none');
+    assert.notEqual(a, hash(plain as ReturnType<typeof ruled>));
+  });
+});

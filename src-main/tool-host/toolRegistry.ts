@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { HANDLE_NAMES } from '../../src-shared/tools/handles.js';
 import { wireName, type ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { editDistance } from '../../src-shared/text/editDistance.js';
+import { checkParamRules, checkRuleTypes } from '../../src-shared/tools/paramRules/paramRules.js';
 
 export interface RegisteredTool {
   def: ToolDefinition;
@@ -86,6 +87,7 @@ export class ToolRegistry implements ToolSet {
     }
     const inputSchema = z.toJSONSchema(def.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
     delete inputSchema.$schema;
+    if (def.rules) checkRules(def.id, def.rules, def.input.shape, inputSchema);
     const definitionHash = createHash('sha256')
       .update(
         JSON.stringify([
@@ -100,6 +102,8 @@ export class ToolRegistry implements ToolSet {
           // Only where declared, so built-in tools keep their hashes (and the grants tied to them).
           ...(def.riskLevel ? [def.riskLevel] : []),
           ...(def.origins?.length ? [def.origins] : []),
+          // The rules decide which calls reach the dialog at all: part of what was approved.
+          ...(def.rules && Object.keys(def.rules).length ? [canonicalRules(def.rules)] : []),
         ]),
       )
       .digest('hex')
@@ -200,6 +204,26 @@ function offerable(tools: readonly RegisteredTool[], options: ForModelOptions): 
       (!options.readOnly || t.def.safety === 'read') &&
       (!options.offered || options.offered.has(t.def.id)),
   );
+}
+
+/** A declaration's parameter rules must make sense against its input, or the tool is refused. */
+function checkRules(
+  id: string,
+  rules: Readonly<Record<string, readonly string[]>>,
+  shape: Record<string, unknown>,
+  inputSchema: Record<string, unknown>,
+): void {
+  const properties = (inputSchema.properties ?? {}) as Record<string, unknown>;
+  const problems = [...checkParamRules(rules, Object.keys(shape)), ...checkRuleTypes(rules, properties)];
+  if (problems.length)
+    throw new Error(`Tool '${id}' has bad parameter rules: ${problems.map(([param, message]) => `rules.${param}: ${message}`).join('; ')}`);
+}
+
+/** The rules in a fixed order, so the hash does not move when a declaration is merely reordered. */
+function canonicalRules(rules: Readonly<Record<string, readonly string[]>>): [string, string[]][] {
+  return Object.entries(rules)
+    .map(([param, texts]): [string, string[]] => [param, [...texts].sort()])
+    .sort(([a], [b]) => a.localeCompare(b));
 }
 
 /** The closest known wire names, for an `unknown_tool` error the model can recover from. */

@@ -8,6 +8,7 @@ import { ChatComposer } from './ChatComposer.js';
 import './ChatDock.css';
 import { ChatMessage } from './ChatMessage.js';
 import { ConversationList } from './ConversationList.js';
+import { RecipeBar } from './RecipeBar.js';
 
 /** Pixels from the bottom within which the list keeps following new text. */
 const STICK_THRESHOLD = 48;
@@ -98,6 +99,7 @@ export function ChatDock() {
     <section className="chat-dock" aria-label={t('assistant')}>
       <header className="panel-header">{t('assistant')}</header>
       <ConversationList />
+      <RecipeBar />
       <div className="chat-dock__scroll" ref={scrollRef}>
         <div className="chat-dock__messages" ref={contentRef} role="log" aria-live="polite">
           {start > 0 && (

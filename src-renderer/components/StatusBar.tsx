@@ -6,6 +6,7 @@ import { useAppStore } from '../store/useAppStore.js';
 import { AuditOpenButton } from './AuditPanel.js';
 import { ExportControl } from './ExportDialog.js';
 import { CoordinateReadout } from './CoordinateReadout.js';
+import { MemoryOpenButton } from './MemoryPanel.js';
 import { ModeSelect } from './ModeSelect.js';
 import { PluginsOpenButton } from './PluginsPanel.js';
 import { SettingsOpenButton } from './SettingsPanel.js';
@@ -39,6 +40,7 @@ export function StatusBar() {
       <ModeSelect />
       <AuditOpenButton />
       <PluginsOpenButton />
+      <MemoryOpenButton />
       <span
         className="status-bar__item status-bar__model"
         title={model?.help ?? undefined}

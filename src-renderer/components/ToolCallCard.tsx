@@ -6,6 +6,7 @@ import { prettyJson } from '../lib/jsonTokens.js';
 import { formatDuration } from './format.js';
 import { CodeView } from './CodeView.js';
 import { JsonView } from './JsonView.js';
+import { QaReportView } from './QaReportView.js';
 import { ToolCardProgress } from './ToolCardProgress.js';
 
 type ToolInfo = NonNullable<ChatMessage['tool']>;
@@ -45,6 +46,7 @@ export function ToolCallCard({ tool }: { tool: ToolInfo }) {
           <JsonView value={tool.args} />
         )}
       </details>
+      {tool.result?.ok && <QaReportView data={tool.result.data} />}
       {error && (
         <div className="tool-card__error" role="alert">
           <strong>{error.code}</strong>: {error.message}

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { buildCommands } from '../../src-main/tool-host/commands.js';
+import { buildRecipeCommands } from '../../src-main/recipes/recipeCommands.js';
 import { composedTools } from '../../src-main/composition/composedTools.js';
 import { createPythonTools } from '../../src-main/code/pythonTools.js';
 import { builtInTools } from '../../tools/index.js';
@@ -25,6 +26,7 @@ function mainTools(): { id: string; title: string }[] {
     ...composedTools(deps),
     ...createPythonTools(deps, { available: true } as never),
     ...buildCommands(deps),
+    ...buildRecipeCommands(deps),
   ];
 }
 

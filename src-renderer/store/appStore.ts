@@ -8,6 +8,7 @@ import { createChatSlice } from './slices/chatSlice.js';
 import { createConversationsSlice } from './slices/conversationsSlice.js';
 import { createLayersSlice } from './slices/layersSlice.js';
 import { createMapSlice } from './slices/mapSlice.js';
+import { createMemorySlice } from './slices/memorySlice.js';
 import { createPluginsSlice } from './slices/pluginsSlice.js';
 import { createPolicySlice } from './slices/policySlice.js';
 import { createProgressSlice } from './slices/progressSlice.js';
@@ -38,6 +39,7 @@ export function createAppStore(): AppStore {
         ...createReasoningSlice(...a),
         ...createPluginsSlice(...a),
         ...createAnnotationsSlice(...a),
+        ...createMemorySlice(...a),
       }),
       // Off unless the Redux DevTools extension is there: no console noise in the shipped app.
       { name: 'mapwright', enabled: typeof window !== 'undefined' && '__REDUX_DEVTOOLS_EXTENSION__' in window },

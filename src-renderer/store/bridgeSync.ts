@@ -44,6 +44,9 @@ const eventHandlers: { [E in EventName]: (state: AppState, payload: EventPayload
   'plugins/changed': (s, { plugins }) => s.setPlugins(plugins),
   'annotations/changed': (s, { annotations }) => s.setAnnotations(annotations),
   'project/switched': (s, change) => s.projectSwitched(change),
+  // Followed by the Run recipe dialog while it is open; the chat gets the steps as notices.
+  'recipes/progressed': () => undefined,
+  'memory/changed': (s, { memories }) => s.setMemories(memories),
 };
 
 function subscribe<E extends EventName>(bridge: RendererBridge, store: AppStore, name: E): () => void {

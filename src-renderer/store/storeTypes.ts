@@ -7,6 +7,7 @@ import type { ChatSlice } from './slices/chatSlice.js';
 import type { ConversationsSlice } from './slices/conversationsSlice.js';
 import type { LayersSlice } from './slices/layersSlice.js';
 import type { MapSlice } from './slices/mapSlice.js';
+import type { MemorySlice } from './slices/memorySlice.js';
 import type { PluginsSlice } from './slices/pluginsSlice.js';
 import type { PolicySlice } from './slices/policySlice.js';
 import type { ProgressSlice } from './slices/progressSlice.js';
@@ -31,7 +32,9 @@ export type AppState = AppInfoSlice &
   // The Plugins panel (issue 12).
   PluginsSlice &
   // The annotation layer (issue 14).
-  AnnotationsSlice;
+  AnnotationsSlice &
+  // The Memory panel (issue 17).
+  MemorySlice;
 
 /** A slice sees the whole state and names every action (`set(…, false, 'chat/appendDelta')`). */
 export type SliceCreator<Slice> = StateCreator<AppState, [['zustand/devtools', never]], [], Slice>;

@@ -13,6 +13,8 @@ import { filesMethods } from './filesContract.js';
 import { crsMethods } from './crsContract.js';
 import { projectEvents, projectMethods } from './projectContract.js';
 import { postgisMethods } from './postgisContract.js';
+import { recipeEvents, recipeMethods } from './recipeContract.js';
+import { memoryEvents, memoryMethods } from './memoryContract.js';
 import { MapView } from '../domain/mapView.js';
 
 /**
@@ -80,6 +82,8 @@ export const methods = {
   ...crsMethods,
   ...projectMethods,
   ...postgisMethods,
+  ...memoryMethods,
+  ...recipeMethods,
 } satisfies Record<MethodName, { params: z.ZodType; result: z.ZodType }>;
 
 export const events = {
@@ -97,6 +101,8 @@ export const events = {
   ...pluginEvents,
   ...annotationEvents,
   ...projectEvents,
+  ...memoryEvents,
+  ...recipeEvents,
 } satisfies Record<EventName, z.ZodType>;
 
 export type Methods = typeof methods;

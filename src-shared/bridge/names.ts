@@ -32,6 +32,8 @@ const ATTRIBUTE_METHODS = ['layers/rows', 'layers/features', 'layers/select-ids'
 const PLUGIN_METHODS = ['plugins/list', 'plugins/set-enabled', 'plugins/mark-read-only'] as const;
 /** The annotation layer (annotationContract.ts). */
 const ANNOTATION_METHODS = ['annotations/list'] as const;
+/** The Memory panel (memoryContract.ts). */
+const MEMORY_METHODS = ['memory/list'] as const;
 /** Adding data without the chat: folder browser, recent files, open dialog (filesContract.ts). */
 const FILES_METHODS = ['files/list', 'files/recent', 'files/choose', 'files/load'] as const;
 /** CRS definitions for the coordinate readout (crsContract.ts). */
@@ -48,6 +50,9 @@ const POSTGIS_METHODS = [
   'postgis/load',
 ] as const;
 
+/** Recipes of the outputs folder (recipeContract.ts). */
+const RECIPE_METHODS = ['recipes/list'] as const;
+
 export const METHOD_NAMES = [
   ...CORE_METHODS,
   ...SETTINGS_METHODS,
@@ -60,6 +65,8 @@ export const METHOD_NAMES = [
   ...CRS_METHODS,
   ...PROJECT_METHODS,
   ...POSTGIS_METHODS,
+  ...MEMORY_METHODS,
+  ...RECIPE_METHODS,
 ] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];
 
@@ -84,6 +91,8 @@ const TOOL_LAYER_EVENTS = ['policy/changed', 'undo/changed', 'tool/progress', 'r
 const PLUGIN_EVENTS = ['plugins/changed'] as const;
 const ANNOTATION_EVENTS = ['annotations/changed'] as const;
 const PROJECT_EVENTS = ['project/switched'] as const;
+const RECIPE_EVENTS = ['recipes/progressed'] as const;
+const MEMORY_EVENTS = ['memory/changed'] as const;
 
 export const EVENT_NAMES = [
   ...CORE_EVENTS,
@@ -93,5 +102,7 @@ export const EVENT_NAMES = [
   ...PLUGIN_EVENTS,
   ...ANNOTATION_EVENTS,
   ...PROJECT_EVENTS,
+  ...MEMORY_EVENTS,
+  ...RECIPE_EVENTS,
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];

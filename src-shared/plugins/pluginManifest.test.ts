@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fillTemplate, parseTemplate } from './argTemplate.js';
-import { parseParamRule } from './paramRules.js';
+import { parseParamRule } from '../tools/paramRules/paramRules.js';
 import { checkPluginManifest, pluginDependencies, pluginParametersSchema, pluginToolId, type PluginManifest } from './pluginManifest.js';
 import { checkPluginTestFile } from './pluginTestCase.js';
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { templateParams } from './argTemplate.js';
 import { formatIssues, plainErrors } from './manifestProblems.js';
-import { checkParamRules, PARAM_RULE_FORMS, PARAM_RULE_PATTERN } from './paramRules.js';
+import { checkParamRules, PARAM_RULE_FORMS, PARAM_RULE_PATTERN } from '../tools/paramRules/paramRules.js';
 import { executorTemplates, executorUsesNetwork, pluginExecutorSchema } from './pluginExecutor.js';
 import { parseRange, SEMVER } from './semver.js';
 
 // The rule types and parser belong to the meta-model's vocabulary; one import serves a consumer.
-export { parseParamRule, type GeometryKind, type ParamRule, type ParamRuleKind } from './paramRules.js';
+export { parseParamRule, type GeometryKind, type ParamRule, type ParamRuleKind } from '../tools/paramRules/paramRules.js';
 
 /**
  * The meta-model of a plugin: what `plugin.yaml` may say (DESIGN §6, issue #12). Static only —

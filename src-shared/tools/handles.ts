@@ -1,6 +1,7 @@
 import type { Annotation, AnnotationGeometry } from '../domain/annotation.js';
 import type { BBox, Layer, LayerInfo } from '../domain/layer.js';
 import type { MapSelection } from '../domain/mapSelection.js';
+import type { Memory, MemoryScope } from '../domain/memory.js';
 import type { PgTableName } from '../domain/pgSource.js';
 import type { PrintSpec } from '../domain/printLayout.js';
 import type { LayerStyle } from '../style/styleModel.js';
@@ -165,11 +166,28 @@ export interface PgTablesAnswer {
   tables?: { table: string; source: string; geometry: string; srid: number | null; rows: number | null; view: boolean }[];
 }
 
+/**
+ * What the person asked to keep (issue 17): theirs and the open project's, in the app's own
+ * database. Texts are normalised and checked again here (one line, 1–500 characters). Every
+ * change is announced to the Memory panel. An id that is not one of these memories fails
+ * with a ToolFailure.
+ */
+export interface MemoryHandle {
+  /** Newest (last edited) first. */
+  list(): Memory[];
+  /** The same text already kept in that scope is not kept twice (`already`). */
+  remember(input: { scope: MemoryScope; text: string }): { memory: Memory; already: boolean };
+  update(id: string, text: string): Memory;
+  /** Returns what was deleted. */
+  remove(id: string): Memory;
+}
+
 export interface Handles {
   project: ProjectHandle;
   gdal: GdalHandle;
   map: MapHandle;
   postgis: PostgisHandle;
+  memory: MemoryHandle;
 }
 export type HandleName = keyof Handles;
-export const HANDLE_NAMES: readonly HandleName[] = ['project', 'gdal', 'map', 'postgis'];
+export const HANDLE_NAMES: readonly HandleName[] = ['project', 'gdal', 'map', 'postgis', 'memory'];

@@ -84,6 +84,13 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, H extends Handl
   description: string;
   input: S;
   output?: z.ZodType;
+  /**
+   * Parameter → rules the dispatcher checks against the project before `prepare` and any
+   * dialog (`layer_exists`, `vector`, `field_exists:layer`, `field_numeric`, `band_exists:layer`…,
+   * see paramRules.ts; plugins write the same in plugin.yaml). A failure is `invalid_params`
+   * with the nearest valid names, so `prepare` and `execute` may take these facts as given.
+   */
+  rules?: Readonly<Record<string, readonly string[]>>;
   // presentation
   title: string;
   group: string;
@@ -126,6 +133,12 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType, H extends Handl
   oncePerSession?: boolean;
   /** Set to say what replaces it; deprecated tools are not offered to the model. */
   deprecated?: string;
+  /**
+   * false: what the call changes lies outside the project (the person's memory, in the app's
+   * own database), which Undo does not restore: no undo snapshot is taken, so Undo never
+   * offers a step that would do nothing.
+   */
+  undoable?: false;
   // execution
   exec: ExecChannel;
   handles: readonly H[];

@@ -4,8 +4,10 @@ import { DISPLAY_CALLS } from './displayCalls.js';
 import { EDIT_CALLS } from './editCalls.js';
 import { INSPECT_CALLS } from './inspectCalls.js';
 import { LAYER_CALLS } from './layerCalls.js';
+import { LINEAGE_CALLS } from './lineageCalls.js';
 import { POSTGIS_CALLS } from './postgisCalls.js';
 import { PROCESSING_CALLS } from './processingCalls.js';
+import { QA_CALLS } from './qaCalls.js';
 import { STYLE_CALLS } from './styleCalls.js';
 
 /**
@@ -23,6 +25,8 @@ export const WORKER_CALLS = {
   ...EDIT_CALLS,
   ...CRS_CALLS,
   ...POSTGIS_CALLS,
+  ...QA_CALLS,
+  ...LINEAGE_CALLS,
 };
 
 export type WorkerCallName = keyof typeof WORKER_CALLS;

@@ -34,6 +34,8 @@ interface EditToolSpec<S extends z.ZodObject<{ layer: z.ZodString }>> {
   title: string;
   description: string;
   input: S;
+  /** Rules on parameters beyond `layer` (which always names a layer), e.g. an existing field. */
+  rules?: Readonly<Record<string, readonly string[]>>;
   safety?: Safety;
   summary(args: z.output<S>): string;
   /** The op the call makes, from its checked arguments. */
@@ -58,6 +60,7 @@ export function defineEditTool<S extends z.ZodObject<{ layer: z.ZodString }>>(
     title: spec.title,
     description: spec.description,
     input: spec.input,
+    rules: { layer: ['layer_exists'], ...spec.rules },
     safety: spec.safety ?? 'write',
     userVisible: true,
     exec: 'worker',

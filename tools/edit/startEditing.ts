@@ -12,6 +12,7 @@ export const startEditingTool = defineTool({
   description:
     'Makes an editable working copy of a layer in the project (the original is never changed); edit tools do this themselves. Returns the copy path.',
   input: z.object({ layer: layerArg }),
+  rules: { layer: ['layer_exists'] },
   safety: 'write',
   userVisible: true,
   exec: 'worker',

@@ -19,6 +19,7 @@ export const writeBackTool = defineTool({
   description:
     "Overwrites the layer's original file with its edited working copy, keeping a backup of the original; always asks. Returns the backup paths.",
   input: z.object({ layer: layerArg }),
+  rules: { layer: ['layer_exists'] },
   safety: 'destructive',
   userVisible: true,
   exec: 'worker',

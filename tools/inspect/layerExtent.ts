@@ -9,16 +9,12 @@ export const layerExtent = defineTool({
   group: 'inspect',
   icon: 'search',
   title: 'Layer extent',
-  description:
-    "Returns a layer's extent [xmin, ymin, xmax, ymax] in a CRS (default EPSG:4326, degrees) and its own CRS.",
+  description: "Returns a layer's extent [xmin, ymin, xmax, ymax] in a CRS (default EPSG:4326, degrees) and its own CRS.",
   input: z.object({
     layer: z.string().min(1).describe('Layer id or name'),
-    crs: z
-      .string()
-      .min(1)
-      .default('EPSG:4326')
-      .describe("Target CRS, or 'native'"),
+    crs: z.string().min(1).default('EPSG:4326').describe("Target CRS, or 'native'"),
   }),
+  rules: { layer: ['layer_exists'] },
   safety: 'read',
   exec: 'worker',
   handles: ['project', 'gdal'],

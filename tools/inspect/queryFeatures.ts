@@ -21,9 +21,7 @@ export const queryFeatures = defineTool({
     'EPSG:4326 with the asked fields, total_count (all matches) and truncated. Joins and aggregates: inspect_sql.',
   input: z.object({
     layer: z.string().min(1).describe('Layer id or name'),
-    where: sqlParam(z.string().min(1).max(4000))
-      .optional()
-      .describe("SQLite WHERE over the fields, e.g. pop > 1000 AND name = 'X'"),
+    where: sqlParam(z.string().min(1).max(4000)).optional().describe("SQLite WHERE over the fields, e.g. pop > 1000 AND name = 'X'"),
     bbox: BBox.optional().describe('[xmin, ymin, xmax, ymax] in filter_crs'),
     geometry: z
       .union([z.string().min(1), z.record(z.string(), z.unknown())])
@@ -34,6 +32,7 @@ export const queryFeatures = defineTool({
     limit: z.number().int().min(1).max(1000).default(50).describe('Most features returned'),
     include_geometry: z.boolean().default(true).describe('false: attributes only'),
   }),
+  rules: { layer: ['layer_exists'], fields: ['field_exists:layer'] },
   safety: 'read',
   exec: 'worker',
   handles: ['project', 'gdal'],
@@ -65,16 +64,6 @@ export const queryFeatures = defineTool({
         `Invalid where: ${whereProblem}.`,
         false,
         `One condition over the layer's fields, e.g. "pop > 1000000 AND continent = 'Africa'"; fields: ${layer.info.fields.map((f) => f.name).join(', ') || 'see inspect_layer_info'}.`,
-      );
-    }
-    const known = layer.info.fields.map((f) => f.name);
-    const unknown = (args.fields ?? []).filter((f) => known.length > 0 && !known.includes(f));
-    if (unknown.length) {
-      throw new ToolFailure(
-        'invalid_params',
-        `No field ${unknown.map((f) => `'${f}'`).join(', ')} in '${layer.name}'.`,
-        false,
-        `Fields: ${known.join(', ')}`,
       );
     }
     return { args };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { findLayer } from '../layers/findLayer.js';
+import { RASTER_LAYER } from '../style/styleLayer.js';
 import { layerSource } from '../../src-shared/domain/source.js';
 
 export const rasterStats = defineTool({
@@ -20,32 +21,19 @@ export const rasterStats = defineTool({
     zone_field: z.string().min(1).optional().describe('Zones field naming each polygon (default fid)'),
     all_touched: z.boolean().default(false).describe('Count every touched pixel'),
   }),
+  rules: {
+    layer: RASTER_LAYER,
+    bands: ['band_exists:layer'],
+    zones: ['layer_exists', 'vector'],
+    zone_field: ['field_exists:zones'],
+  },
   safety: 'read',
   exec: 'worker',
   handles: ['project', 'gdal'],
   timeoutMs: 10 * 60_000,
   summary: (a) => `Statistics of ${a.layer}${a.zones ? ` per polygon of ${a.zones}` : ''}`,
-  async prepare(args, { handles }) {
-    const layer = findLayer(handles.project, args.layer);
-    if (layer.kind !== 'raster') throw new ToolFailure('invalid_params', `'${layer.name}' is not a raster.`, false);
-    const count = layer.info.bands.length;
-    const bad = (args.bands ?? []).filter((b) => count > 0 && b > count);
-    if (bad.length)
-      throw new ToolFailure('invalid_params', `'${layer.name}' has ${count} band(s); there is no band ${bad.join(', ')}.`, false);
+  async prepare(args) {
     if (args.zone_field && !args.zones) throw new ToolFailure('invalid_params', 'zone_field needs zones (a polygon layer).', false);
-    if (args.zones) {
-      const zones = findLayer(handles.project, args.zones);
-      if (zones.kind !== 'vector') throw new ToolFailure('invalid_params', `zones: '${zones.name}' is not a polygon layer.`, false);
-      const fields = zones.info.fields.map((f) => f.name);
-      if (args.zone_field && fields.length && !fields.includes(args.zone_field)) {
-        throw new ToolFailure(
-          'invalid_params',
-          `zone_field: no field '${args.zone_field}' in '${zones.name}'.`,
-          false,
-          `Fields: ${fields.join(', ')}`,
-        );
-      }
-    }
     return { args };
   },
   async execute(args, { handles, signal, progress }) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { findLayer } from '../layers/findLayer.js';
+import { RASTER_LAYER } from '../style/styleLayer.js';
 import { layerSource } from '../../src-shared/domain/source.js';
 
 export const sampleRaster = defineTool({
@@ -23,26 +23,11 @@ export const sampleRaster = defineTool({
     crs: z.string().min(1).default('EPSG:4326').describe('CRS of the points'),
     bands: z.array(z.number().int().min(1)).min(1).optional().describe('1-based bands (default all)'),
   }),
+  rules: { layer: RASTER_LAYER, bands: ['band_exists:layer'] },
   safety: 'read',
   exec: 'worker',
   handles: ['project', 'gdal'],
   summary: (a) => `Sample ${a.layer} at ${a.points.length} point(s)`,
-  async prepare(args, { handles }) {
-    const layer = findLayer(handles.project, args.layer);
-    if (layer.kind !== 'raster') {
-      throw new ToolFailure(
-        'invalid_params',
-        `'${layer.name}' is not a raster.`,
-        false,
-        'Use inspect_query_features for vector layers and tables.',
-      );
-    }
-    const count = layer.info.bands.length;
-    const bad = (args.bands ?? []).filter((b) => count > 0 && b > count);
-    if (bad.length)
-      throw new ToolFailure('invalid_params', `'${layer.name}' has ${count} band(s); there is no band ${bad.join(', ')}.`, false);
-    return { args };
-  },
   async execute(args, { handles, signal }) {
     const layer = findLayer(handles.project, args.layer);
     const answer = await handles.gdal.call(

@@ -36,6 +36,7 @@ export const exportPostgis = defineTool({
     table: z.string().optional().describe('New table name; default: the layer name, lower-case'),
     overwrite: z.boolean().default(false).describe('Replace an existing table of that name'),
   }),
+  rules: { layer: ['layer_exists'] },
   safety: 'write',
   userVisible: true,
   exec: 'worker',

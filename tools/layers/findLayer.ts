@@ -3,7 +3,11 @@ import { formatSource, layerSource } from '../../src-shared/domain/source.js';
 import type { ProjectHandle } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 
-/** Resolves a layer by id or exact name, or fails with the names that do exist. */
+/**
+ * Resolves a layer by id or exact name, or fails with the names that do exist. A tool that
+ * declares `layer_exists` has had the name checked before prepare (with the nearest names);
+ * this failure is left for a layer removed while the call waited for its approval.
+ */
 export function findLayer(project: ProjectHandle, idOrName: string): Layer {
   const layer = project.getLayer(idOrName);
   if (layer) return layer;

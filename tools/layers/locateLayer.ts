@@ -21,6 +21,7 @@ export const locateLayer = defineTool({
     layer: z.string().min(1).describe('Layer id or exact name'),
     path: sourceParam("Absolute path of the file, optionally with '|layername=NAME'"),
   }),
+  rules: { layer: ['layer_exists'] },
   safety: 'write',
   caller: 'user_only',
   userVisible: true,

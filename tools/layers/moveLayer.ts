@@ -15,6 +15,7 @@ export const moveLayer = defineTool({
     layer: z.string().min(1).describe('Layer id or exact name'),
     direction: z.enum(['up', 'down', 'top', 'bottom']).describe('up = drawn above its neighbour; top = drawn above all'),
   }),
+  rules: { layer: ['layer_exists'] },
   safety: 'write',
   userVisible: true,
   exec: 'main',

@@ -12,6 +12,7 @@ export const removeLayer = defineTool({
     'Removes a layer from the project (the file on disk is not touched). Returns the removed layer id and name ' +
     'and the layers that remain.',
   input: z.object({ layer: z.string().min(1).describe('Layer id or exact name') }),
+  rules: { layer: ['layer_exists'] },
   safety: 'write',
   userVisible: true,
   exec: 'main',

@@ -16,6 +16,7 @@ export const renameLayer = defineTool({
     layer: z.string().min(1).describe('Layer id or exact current name'),
     name: z.string().trim().min(1).max(120).describe('The new name'),
   }),
+  rules: { layer: ['layer_exists'] },
   safety: 'write',
   exec: 'main',
   handles: ['project'],

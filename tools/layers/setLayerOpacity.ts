@@ -13,6 +13,7 @@ export const setLayerOpacity = defineTool({
     layer: z.string().min(1).describe('Layer id or exact name'),
     opacity: z.number().min(0).max(1).describe('0 = transparent, 1 = opaque'),
   }),
+  rules: { layer: ['layer_exists'] },
   safety: 'write',
   userVisible: true,
   exec: 'main',

@@ -13,6 +13,7 @@ export const setLayerVisibility = defineTool({
     layer: z.string().min(1).describe('Layer id or exact name'),
     visible: z.boolean().describe('true to show the layer, false to hide it'),
   }),
+  rules: { layer: ['layer_exists'] },
   safety: 'write',
   userVisible: true,
   exec: 'main',

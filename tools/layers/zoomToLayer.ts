@@ -13,6 +13,7 @@ export const zoomToLayer = defineTool({
     "Moves the map view to a layer's full extent. A view change only: the project is not modified. " +
     'Returns the extent zoomed to as [west, south, east, north] in degrees and, once the map has settled, the view reached.',
   input: z.object({ layer: z.string().min(1).describe('Layer id or exact name') }),
+  rules: { layer: ['layer_exists'] },
   safety: 'read',
   userVisible: true,
   exec: 'main',

@@ -5,7 +5,8 @@ import { defaultRasterStyle } from '../../src-shared/style/styleModel.js';
 import type { ProjectHandle } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
-import { rasterLayer } from '../style/styleLayer.js';
+import { findLayer } from '../layers/findLayer.js';
+import { RASTER_LAYER } from '../style/styleLayer.js';
 
 /**
  * The map's 3D ground from a DEM layer: saved as the layer style's `terrain` (so it is undone
@@ -27,6 +28,7 @@ export const setTerrain = defineTool({
     pitch: z.number().min(0).max(85).default(60).describe('View tilt, degrees'),
     off: z.boolean().default(false).describe('Turn the terrain off'),
   }),
+  rules: { layer: RASTER_LAYER },
   safety: 'write',
   // The terrain toggle of the style panel runs it as the person (entries/trigger).
   userVisible: true,
@@ -66,7 +68,7 @@ function saveTerrain(project: ProjectHandle, layer: Layer, terrain: TerrainSetti
 
 /** A raster of one band: the terrain reads band 1 as metres. */
 function demLayer(project: ProjectHandle, ref: string): Layer {
-  const layer = rasterLayer(project, ref);
+  const layer = findLayer(project, ref);
   if (layer.info.bands.length !== 1) {
     throw new ToolFailure(
       'invalid_params',

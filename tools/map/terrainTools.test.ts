@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Layer, type LayerInfo } from '../../src-shared/domain/layer.js';
 import type { Handles, ProjectHandle } from '../../src-shared/tools/handles.js';
+import { applyToolRules } from '../../src-shared/tools/paramRules/toolRules.js';
 import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { expectRefusal } from '../expectRefusal.js';
 import { fakeLayer, fakeProject } from '../toolTestFakes.js';
@@ -65,6 +66,7 @@ const signal = new AbortController().signal;
 
 async function run(def: ToolDefinition, handles: Handles, raw: Record<string, unknown>) {
   const args = def.input.parse(raw);
+  applyToolRules(def, args, handles.project, []);
   const prepared = def.prepare ? await def.prepare(args, { handles, caller: 'model', signal }) : { args };
   return (await def.execute(prepared.args, { handles, caller: 'model', signal, progress: () => undefined })) as Record<string, unknown>;
 }
@@ -79,7 +81,7 @@ describe('style.extrude', () => {
     const { handles } = setup();
     const line = await expectRefusal(run(extrude, handles, { layer: 'roads', field: 'x' }));
     assert.equal(line.code, 'invalid_params');
-    assert.match(line.message, /only polygons can be extruded/);
+    assert.match(line.message, /this tool needs a polygon layer/);
     const text = await expectRefusal(run(extrude, handles, { layer: 'nc', field: 'NAME' }));
     assert.equal(text.code, 'invalid_params');
     assert.match(text.hint ?? '', /AREA \(real\), BIR74 \(real\)/);

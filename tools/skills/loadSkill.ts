@@ -13,7 +13,7 @@ export interface SkillLibrary {
 export const LOAD_SKILL_ID = 'skills.load_skill';
 
 const DESCRIPTION =
-  "Loads a skill of the catalogue: returns its instructions and adds its tools for this run. With reference, " +
+  'Loads a skill of the catalogue: returns its instructions and adds its tools for this run. With reference, ' +
   'returns that file of its references instead.';
 
 /**

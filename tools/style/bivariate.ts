@@ -6,7 +6,8 @@ import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import type { GdalHandle } from '../../src-shared/tools/handles.js';
 import type { Layer } from '../../src-shared/domain/layer.js';
 import { layerSource } from '../../src-shared/domain/source.js';
-import { applySymbolParams, ColourParam, currentSymbol, fmt, requireField, saveStyle, SymbolParams, vectorLayer } from './styleLayer.js';
+import { applySymbolParams, ColourParam, currentSymbol, fmt, NUMERIC_FIELD, saveStyle, SymbolParams, VECTOR_LAYER } from './styleLayer.js';
+import { findLayer } from '../layers/findLayer.js';
 
 const Breaks = z.tuple([z.number(), z.number(), z.number(), z.number()]);
 
@@ -58,14 +59,13 @@ export const bivariate = defineTool({
     breaks_y: Breaks.optional().describe('Four class edges of field_y; default: terciles from the data'),
     ...SymbolParams,
   }),
+  rules: { layer: VECTOR_LAYER, field_x: NUMERIC_FIELD, field_y: NUMERIC_FIELD },
   safety: 'write',
   exec: 'main',
   handles: ['project', 'gdal'],
   summary: (a) => `Bivariate map of ${a.layer}: ${a.field_x} × ${a.field_y}`,
   async prepare(args, { handles, signal }) {
-    const layer = vectorLayer(handles.project, args.layer);
-    requireField(layer, args.field_x, { numeric: true, param: 'field_x' });
-    requireField(layer, args.field_y, { numeric: true, param: 'field_y' });
+    const layer = findLayer(handles.project, args.layer);
     const bx = args.breaks_x ?? (await terciles(handles.gdal, layer, args.field_x, args.field_y, 'field_x', signal));
     const by = args.breaks_y ?? (await terciles(handles.gdal, layer, args.field_y, args.field_x, 'field_y', signal));
     return {
@@ -74,7 +74,7 @@ export const bivariate = defineTool({
     };
   },
   async execute(args, { handles }) {
-    const layer = vectorLayer(handles.project, args.layer);
+    const layer = findLayer(handles.project, args.layer);
     const style: BivariateStyle = applySymbolParams(
       {
         type: 'bivariate' as const,

@@ -3,7 +3,8 @@ import { categoryColours } from '../../src-shared/style/colourRamps.js';
 import { CategoryValue, type CategorizedStyle } from '../../src-shared/style/styleModel.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { layerSource } from '../../src-shared/domain/source.js';
-import { applySymbolParams, ColourParam, currentSymbol, requireField, saveStyle, SymbolParams, vectorLayer } from './styleLayer.js';
+import { applySymbolParams, ColourParam, currentSymbol, saveStyle, SymbolParams, VECTOR_LAYER } from './styleLayer.js';
+import { findLayer } from '../layers/findLayer.js';
 
 const Category = z.object({
   value: CategoryValue.describe('A value of the field (null for features without one)'),
@@ -31,6 +32,7 @@ export const categorize = defineTool({
     categories: z.array(Category).max(250).optional().describe('Explicit value → colour pairs; default: computed from the data'),
     ...SymbolParams,
   }),
+  rules: { layer: VECTOR_LAYER, field: ['field_exists:layer'] },
   safety: 'write',
   // The style panel runs it as the person (entries/trigger), audited and undoable like the model's call.
   userVisible: true,
@@ -38,8 +40,7 @@ export const categorize = defineTool({
   handles: ['project', 'gdal'],
   summary: (a) => `Colour ${a.layer} by ${a.field}`,
   async prepare(args, { handles, signal }) {
-    const layer = vectorLayer(handles.project, args.layer);
-    requireField(layer, args.field);
+    const layer = findLayer(handles.project, args.layer);
     let categories = args.categories;
     let other = 0;
     let distinct: number | null = null;
@@ -75,7 +76,7 @@ export const categorize = defineTool({
     };
   },
   async execute(args, { handles }) {
-    const layer = vectorLayer(handles.project, args.layer);
+    const layer = findLayer(handles.project, args.layer);
     const categories = args.categories ?? [];
     const style: CategorizedStyle = applySymbolParams(
       {

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defaultVectorStyle, type ExtrudeStyle } from '../../src-shared/style/styleModel.js';
-import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
-import { ColourParam, currentSymbol, geometryOf, requireField, saveStyle, vectorLayer } from './styleLayer.js';
-import type { Layer } from '../../src-shared/domain/layer.js';
+import { findLayer } from '../layers/findLayer.js';
+import { ColourParam, currentSymbol, NUMERIC_FIELD, saveStyle, VECTOR_LAYER } from './styleLayer.js';
 
 /** Polygons in 3D: MapLibre's fill-extrusion, height from a numeric field (compileVector.ts). */
 export const extrude = defineTool({
@@ -19,6 +18,8 @@ export const extrude = defineTool({
     scale: z.number().positive().max(1e9).default(1).describe('Metres per unit of the field'),
     color: ColourParam.optional().describe('#rrggbb; default: keep'),
   }),
+  // Only polygons have a top to raise.
+  rules: { layer: [...VECTOR_LAYER, 'geometry:polygon'], field: NUMERIC_FIELD },
   safety: 'write',
   // The style panel runs it as the person (entries/trigger), audited and undoable like the model's call.
   userVisible: true,
@@ -26,13 +27,11 @@ export const extrude = defineTool({
   handles: ['project'],
   summary: (a) => `Extrude ${a.layer} by ${a.field} × ${a.scale}`,
   async prepare(args, { handles }) {
-    const layer = polygonLayer(vectorLayer(handles.project, args.layer));
-    requireField(layer, args.field, { numeric: true });
+    const layer = findLayer(handles.project, args.layer);
     return { args, preview: { layer: layer.name, field: args.field, height: `${args.field} × ${args.scale} m` } };
   },
   async execute(args, { handles }) {
-    const layer = polygonLayer(vectorLayer(handles.project, args.layer));
-    requireField(layer, args.field, { numeric: true });
+    const layer = findLayer(handles.project, args.layer);
     const current = layer.style;
     const fill = args.color ?? ('fill' in current ? current.fill : defaultVectorStyle(layer.order).fill);
     // Outline, opacity and labels carry over from the current style.
@@ -40,17 +39,3 @@ export const extrude = defineTool({
     return { ...saveStyle(handles.project, layer, style), field: style.field, scale: style.scale, color: style.fill };
   },
 });
-
-/** Only polygons have a top to raise. */
-function polygonLayer(layer: Layer): Layer {
-  const geometry = geometryOf(layer);
-  if (geometry !== 'polygon') {
-    throw new ToolFailure(
-      'invalid_params',
-      `layer: '${layer.name}' holds ${geometry === 'mixed' ? 'mixed or unknown' : geometry} geometries; only polygons can be extruded.`,
-      false,
-      'Choose a polygon layer (inspect_list_layers shows each geometry type).',
-    );
-  }
-  return layer;
-}

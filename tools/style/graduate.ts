@@ -11,12 +11,13 @@ import {
   ColourParam,
   currentSymbol,
   fmt,
-  requireField,
+  NUMERIC_FIELD,
+  type Preview,
   saveStyle,
   SymbolParams,
-  vectorLayer,
-  type Preview,
+  VECTOR_LAYER,
 } from './styleLayer.js';
+import { findLayer } from '../layers/findLayer.js';
 
 export const graduate = defineTool({
   id: 'style.graduate',
@@ -50,6 +51,7 @@ export const graduate = defineTool({
     proportional_sizes: z.boolean().default(false).describe('Points/lines: also grow the size from class to class'),
     ...SymbolParams,
   }),
+  rules: { layer: VECTOR_LAYER, field: NUMERIC_FIELD },
   safety: 'write',
   // The style panel runs it as the person (entries/trigger), audited and undoable like the model's call.
   userVisible: true,
@@ -57,8 +59,7 @@ export const graduate = defineTool({
   handles: ['project', 'gdal'],
   summary: (a) => `Colour ${a.layer} by ${a.field}: ${a.classes} ${a.method} classes, ${a.ramp}`,
   async prepare(args, { handles, signal }) {
-    const layer = vectorLayer(handles.project, args.layer);
-    requireField(layer, args.field, { numeric: true });
+    const layer = findLayer(handles.project, args.layer);
     if (args.method === 'manual') {
       const b = args.breaks;
       if (!b || b.some((v, i) => i > 0 && !(v > b[i - 1]!))) {
@@ -101,7 +102,7 @@ export const graduate = defineTool({
     return { args: { ...args, breaks: result.breaks, classes: result.breaks.length - 1 }, preview };
   },
   async execute(args, { handles }) {
-    const layer = vectorLayer(handles.project, args.layer);
+    const layer = findLayer(handles.project, args.layer);
     const breaks = args.breaks!;
     const k = breaks.length - 1;
     const colours = sampleRamp(args.ramp, k, args.invert);

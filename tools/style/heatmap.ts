@@ -4,7 +4,8 @@ import { HEATMAP_RADIUS_LIMITS, HeatmapRadiusUnits, type HeatmapStyle } from '..
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { layerSource } from '../../src-shared/domain/source.js';
-import { geometryOf, requireField, saveStyle, vectorLayer } from './styleLayer.js';
+import { findLayer } from '../layers/findLayer.js';
+import { NUMERIC_FIELD, saveStyle, VECTOR_LAYER } from './styleLayer.js';
 
 export const heatmap = defineTool({
   id: 'style.heatmap',
@@ -32,12 +33,13 @@ export const heatmap = defineTool({
     opacity: z.number().min(0).max(1).default(0.85).describe('Opacity of the heatmap, 0–1'),
     weight_max: z.number().positive().nullable().optional().describe('Weight that counts as 1; default: the field maximum from the data'),
   }),
+  rules: { layer: [...VECTOR_LAYER, 'geometry:point'], weight_field: NUMERIC_FIELD },
   safety: 'write',
   exec: 'main',
   handles: ['project', 'gdal'],
   summary: (a) => `Heatmap of ${a.layer}${a.weight_field ? ` weighted by ${a.weight_field}` : ''}`,
   async prepare(args, { handles, signal }) {
-    const layer = vectorLayer(handles.project, args.layer);
+    const layer = findLayer(handles.project, args.layer);
     const limits = HEATMAP_RADIUS_LIMITS[args.radius_units];
     if (args.radius < limits.min || args.radius > limits.max) {
       throw new ToolFailure(
@@ -47,26 +49,14 @@ export const heatmap = defineTool({
         args.radius_units === 'pixels' ? "For a distance on the ground, pass radius_units: 'meters'." : undefined,
       );
     }
-    const kind = geometryOf(layer);
-    if (kind !== 'point') {
-      throw new ToolFailure(
-        'invalid_params',
-        `'${layer.name}' holds ${layer.info.geometryType ?? 'mixed'} geometries; a heatmap needs points.`,
-        false,
-        'Make points first (processing_run with centroids), or use style_graduate for polygons.',
-      );
-    }
     let weightMax = args.weight_max ?? null;
-    if (args.weight_field) {
-      requireField(layer, args.weight_field, { numeric: true, param: 'weight_field' });
-      if (weightMax === null) {
-        const stats = await handles.gdal.call(
-          'style.classify',
-          { source: layerSource(layer), field: args.weight_field, method: 'equal_interval', classes: 1 },
-          { signal },
-        );
-        weightMax = stats.max !== null && stats.max > 0 ? stats.max : null;
-      }
+    if (args.weight_field && weightMax === null) {
+      const stats = await handles.gdal.call(
+        'style.classify',
+        { source: layerSource(layer), field: args.weight_field, method: 'equal_interval', classes: 1 },
+        { signal },
+      );
+      weightMax = stats.max !== null && stats.max > 0 ? stats.max : null;
     }
     return {
       args: { ...args, weight_max: weightMax },
@@ -80,7 +70,7 @@ export const heatmap = defineTool({
     };
   },
   async execute(args, { handles }) {
-    const layer = vectorLayer(handles.project, args.layer);
+    const layer = findLayer(handles.project, args.layer);
     const style: HeatmapStyle = {
       type: 'heatmap',
       radius: args.radius,

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { isLabelledStyle, LabelStyle, templateFields, type LayerStyle } from '../../src-shared/style/styleModel.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
-import { ColourParam, geometryOf, requireField, saveStyle, vectorLayer, type Preview } from './styleLayer.js';
+import { ColourParam, geometryOf, type Preview, requireField, saveStyle, VECTOR_LAYER } from './styleLayer.js';
+import { findLayer } from '../layers/findLayer.js';
 
 export const labels = defineTool({
   id: 'style.labels',
@@ -28,6 +29,7 @@ export const labels = defineTool({
     min_zoom: z.number().min(0).max(24).default(0).describe('Show labels from this zoom level on'),
     remove: z.boolean().default(false).describe('true: remove the labels instead'),
   }),
+  rules: { layer: VECTOR_LAYER, field: ['field_exists:layer'] },
   safety: 'write',
   // The style panel runs it as the person (entries/trigger), audited and undoable like the model's call.
   userVisible: true,
@@ -35,7 +37,7 @@ export const labels = defineTool({
   handles: ['project'],
   summary: (a) => (a.remove ? `Remove labels of ${a.layer}` : `Label ${a.layer} with ${a.text ?? a.field ?? '?'}`),
   async prepare(args, { handles }) {
-    const layer = vectorLayer(handles.project, args.layer);
+    const layer = findLayer(handles.project, args.layer);
     if (!isLabelledStyle(layer.style)) {
       throw new ToolFailure(
         'invalid_params',
@@ -59,7 +61,8 @@ export const labels = defineTool({
     const fields = templateFields(text);
     if (fields.length === 0)
       throw new ToolFailure('invalid_params', `text "${text}" names no field; put field names in braces, e.g. "{NAME}".`, true);
-    for (const f of fields) requireField(layer, f, { param: args.text ? 'text' : 'field' });
+    // A `field` was checked by its rule; the names inside a template only here.
+    if (args.text) for (const f of fields) requireField(layer, f, 'text');
     const placement = args.placement ?? (geometryOf(layer) === 'line' ? 'line' : 'point');
     return {
       args: { ...args, text, placement },
@@ -67,7 +70,7 @@ export const labels = defineTool({
     };
   },
   async execute(args, { handles }) {
-    const layer = vectorLayer(handles.project, args.layer);
+    const layer = findLayer(handles.project, args.layer);
     const current = layer.style;
     if (!isLabelledStyle(current)) throw new ToolFailure('invalid_params', `'${layer.name}' takes no labels.`, false);
     if (args.remove) {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { HillshadeRasterStyle } from '../../src-shared/style/styleModel.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
-import { rasterLayer, saveStyle } from './styleLayer.js';
+import { RASTER_LAYER, saveStyle } from './styleLayer.js';
+import { findLayer } from '../layers/findLayer.js';
 
 export const rasterHillshade = defineTool({
   id: 'style.raster_hillshade',
@@ -21,19 +22,20 @@ export const rasterHillshade = defineTool({
     altitude: z.number().min(0).max(90).default(45).describe('Height of the light above the horizon, degrees'),
     z_factor: z.number().positive().max(1000).default(1).describe('Vertical exaggeration (elevation units per metre)'),
   }),
+  rules: { layer: RASTER_LAYER, band: ['band_exists:layer'] },
   safety: 'write',
   exec: 'main',
   handles: ['project'],
   summary: (a) => `Hillshade ${a.layer} (light from ${a.azimuth}°, ${a.altitude}° high)`,
   async prepare(args, { handles }) {
-    const layer = rasterLayer(handles.project, args.layer, [args.band]);
+    const layer = findLayer(handles.project, args.layer);
     return {
       args,
       preview: { layer: layer.name, band: args.band, azimuth: args.azimuth, altitude: args.altitude, z_factor: args.z_factor },
     };
   },
   async execute(args, { handles }) {
-    const layer = rasterLayer(handles.project, args.layer, [args.band]);
+    const layer = findLayer(handles.project, args.layer);
     const style: HillshadeRasterStyle = {
       type: 'hillshade',
       band: args.band,

@@ -4,7 +4,8 @@ import type { PseudocolorRasterStyle } from '../../src-shared/style/styleModel.j
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { cumulativeCut } from './rasterCut.js';
-import { fmt, rasterLayer, saveStyle } from './styleLayer.js';
+import { fmt, RASTER_LAYER, saveStyle } from './styleLayer.js';
+import { findLayer } from '../layers/findLayer.js';
 
 export const rasterPseudocolor = defineTool({
   id: 'style.raster_pseudocolor',
@@ -25,12 +26,13 @@ export const rasterPseudocolor = defineTool({
     min: z.number().optional().describe('Value at the low end of the ramp; default: the 2 % cumulative cut'),
     max: z.number().optional().describe('Value at the high end of the ramp; default: the 98 % cumulative cut'),
   }),
+  rules: { layer: RASTER_LAYER, band: ['band_exists:layer'] },
   safety: 'write',
   exec: 'main',
   handles: ['project', 'gdal'],
   summary: (a) => `Colour band ${a.band} of ${a.layer} with ${a.ramp}`,
   async prepare(args, { handles, signal }) {
-    const layer = rasterLayer(handles.project, args.layer, [args.band]);
+    const layer = findLayer(handles.project, args.layer);
     let { min, max } = args;
     let how = 'given';
     if (min === undefined || max === undefined) {
@@ -46,7 +48,7 @@ export const rasterPseudocolor = defineTool({
     };
   },
   async execute(args, { handles }) {
-    const layer = rasterLayer(handles.project, args.layer, [args.band]);
+    const layer = findLayer(handles.project, args.layer);
     const style: PseudocolorRasterStyle = {
       type: 'pseudocolor',
       band: args.band,

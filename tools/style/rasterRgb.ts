@@ -3,7 +3,8 @@ import type { RgbRasterStyle } from '../../src-shared/style/styleModel.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { cumulativeCut } from './rasterCut.js';
-import { fmt, rasterLayer, saveStyle } from './styleLayer.js';
+import { fmt, RASTER_LAYER, saveStyle } from './styleLayer.js';
+import { findLayer } from '../layers/findLayer.js';
 
 const Range = z.tuple([z.number(), z.number()]);
 
@@ -31,13 +32,14 @@ export const rasterRgb = defineTool({
       .optional()
       .describe('[min, max] for red, green, blue; required for stretch given, otherwise computed'),
   }),
+  rules: { layer: RASTER_LAYER, red: ['band_exists:layer'], green: ['band_exists:layer'], blue: ['band_exists:layer'] },
   safety: 'write',
   exec: 'main',
   handles: ['project', 'gdal'],
   summary: (a) => `RGB ${a.red},${a.green},${a.blue} of ${a.layer}`,
   async prepare(args, { handles, signal }) {
     const bands = [args.red, args.green, args.blue] as const;
-    const layer = rasterLayer(handles.project, args.layer, bands);
+    const layer = findLayer(handles.project, args.layer);
     let ranges = args.ranges;
     if (args.stretch === 'given') {
       if (!ranges)
@@ -76,7 +78,7 @@ export const rasterRgb = defineTool({
     };
   },
   async execute(args, { handles }) {
-    const layer = rasterLayer(handles.project, args.layer, [args.red, args.green, args.blue]);
+    const layer = findLayer(handles.project, args.layer);
     const r = args.ranges;
     const ch = (band: number, i: number) => ({ band, min: r ? r[i]![0] : null, max: r ? r[i]![1] : null });
     const style: RgbRasterStyle = { type: 'rgb', red: ch(args.red, 0), green: ch(args.green, 1), blue: ch(args.blue, 2) };

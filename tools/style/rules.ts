@@ -4,7 +4,8 @@ import type { RuleBasedStyle } from '../../src-shared/style/styleModel.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
 import { layerSource } from '../../src-shared/domain/source.js';
-import { applySymbolParams, ColourParam, currentSymbol, requireField, saveStyle, SymbolParams, vectorLayer } from './styleLayer.js';
+import { applySymbolParams, ColourParam, currentSymbol, requireField, saveStyle, SymbolParams, VECTOR_LAYER } from './styleLayer.js';
+import { findLayer } from '../layers/findLayer.js';
 
 const FILTER_HELP =
   "Filters compare a field with a value: POP_EST > 1000000, CONTINENT = 'Africa', NAME in ('Chad', 'Niger'), " +
@@ -35,12 +36,13 @@ export const rules = defineTool({
     else_label: z.string().optional().describe('Legend text for else_colour'),
     ...SymbolParams,
   }),
+  rules: { layer: VECTOR_LAYER },
   safety: 'write',
   exec: 'main',
   handles: ['project', 'gdal'],
   summary: (a) => `Style ${a.layer} by ${a.rules.length} rule${a.rules.length === 1 ? '' : 's'}`,
   async prepare(args, { handles, signal }) {
-    const layer = vectorLayer(handles.project, args.layer);
+    const layer = findLayer(handles.project, args.layer);
     args.rules.forEach((rule, i) => {
       let node;
       try {
@@ -49,7 +51,7 @@ export const rules = defineTool({
         if (!(err instanceof FilterSyntaxError)) throw err;
         throw new ToolFailure('invalid_params', `rules[${i}].filter "${rule.filter}": ${err.message}.`, true, FILTER_HELP);
       }
-      for (const field of filterFields(node)) requireField(layer, field, { param: `rules[${i}].filter` });
+      for (const field of filterFields(node)) requireField(layer, field, `rules[${i}].filter`);
     });
     const counted = await handles.gdal.call(
       'style.count_rules',
@@ -64,7 +66,7 @@ export const rules = defineTool({
     return { args, preview };
   },
   async execute(args, { handles, signal }) {
-    const layer = vectorLayer(handles.project, args.layer);
+    const layer = findLayer(handles.project, args.layer);
     const style: RuleBasedStyle = applySymbolParams(
       {
         type: 'rules' as const,

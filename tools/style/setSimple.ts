@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defaultVectorStyle, type SimpleVectorStyle } from '../../src-shared/style/styleModel.js';
 import { defineTool } from '../../src-shared/tools/toolSdk.js';
-import { applySymbolParams, ColourParam, currentSymbol, geometryOf, saveStyle, SymbolParams, vectorLayer } from './styleLayer.js';
+import { applySymbolParams, ColourParam, currentSymbol, geometryOf, saveStyle, SymbolParams, VECTOR_LAYER } from './styleLayer.js';
+import { findLayer } from '../layers/findLayer.js';
 
 export const setSimpleStyle = defineTool({
   id: 'style.set_simple',
@@ -18,6 +19,7 @@ export const setSimpleStyle = defineTool({
     fill: ColourParam.optional().describe('Colour of polygons, lines and points, #rrggbb; default: keep the current one'),
     ...SymbolParams,
   }),
+  rules: { layer: VECTOR_LAYER },
   safety: 'write',
   // The style panel runs it as the person (entries/trigger), audited and undoable like the model's call.
   userVisible: true,
@@ -25,11 +27,11 @@ export const setSimpleStyle = defineTool({
   handles: ['project'],
   summary: (a) => `Colour ${a.layer}${a.fill ? ` ${a.fill}` : ''}`,
   async prepare(args, { handles }) {
-    const layer = vectorLayer(handles.project, args.layer);
+    const layer = findLayer(handles.project, args.layer);
     return { args, preview: { layer: layer.name, geometry: geometryOf(layer), fill: args.fill ?? 'unchanged' } };
   },
   async execute(args, { handles }) {
-    const layer = vectorLayer(handles.project, args.layer);
+    const layer = findLayer(handles.project, args.layer);
     const fill = args.fill ?? (layer.style.type === 'simple' ? layer.style.fill : defaultVectorStyle(layer.order).fill);
     const style: SimpleVectorStyle = applySymbolParams({ type: 'simple' as const, fill, ...currentSymbol(layer) }, args);
     return {

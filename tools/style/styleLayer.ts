@@ -5,79 +5,45 @@ import { formatNumber } from '../../src-shared/style/formatNumber.js';
 import { defaultVectorStyle, isLabelledStyle, type LabelStyle, type LayerStyle } from '../../src-shared/style/styleModel.js';
 import type { ProjectHandle } from '../../src-shared/tools/handles.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
-import { findLayer } from '../layers/findLayer.js';
 
-/** Shared steps of the style tools: find the layer, check fields, call the worker, save. */
+/**
+ * Shared steps of the style tools: check fields named in text, call the worker, save. Which
+ * layer and field kinds a tool takes are its declared `rules` (STYLE_LAYER and friends below),
+ * checked by the dispatcher before prepare.
+ */
 
 /** What the approval dialog shows about the effect. */
 export type Preview = Record<string, string | number | boolean | null>;
 
 export const NUMERIC_TYPES = new Set(['integer', 'integer64', 'real']);
 
+/** The `layer` of a vector style: a vector layer of the project. */
+export const VECTOR_LAYER = ['layer_exists', 'vector'] as const;
+/** The `layer` of a raster style: a raster layer of the project. */
+export const RASTER_LAYER = ['layer_exists', 'raster'] as const;
+/** A numeric field of the tool's `layer`. */
+export const NUMERIC_FIELD = ['field_exists:layer', 'field_numeric'] as const;
+
 export const ColourParam = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour as #rrggbb');
 
-export function vectorLayer(project: ProjectHandle, ref: string): Layer {
-  const layer = findLayer(project, ref);
-  if (layer.kind !== 'vector') {
-    throw new ToolFailure(
-      'invalid_params',
-      `'${layer.name}' is a raster; this style is for vector layers.`,
-      false,
-      'For rasters use style_raster_pseudocolor, style_raster_hillshade, style_raster_rgb or style_raster_grey.',
-    );
-  }
-  return layer;
+function fieldList(layer: Layer): string {
+  return layer.info.fields.map((f) => `${f.name} (${f.type})`).join(', ') || '(none)';
 }
 
-export function rasterLayer(project: ProjectHandle, ref: string, bands: readonly number[] = []): Layer {
-  const layer = findLayer(project, ref);
-  if (layer.kind !== 'raster') {
-    throw new ToolFailure(
-      'invalid_params',
-      `'${layer.name}' is a vector layer; this style is for rasters.`,
-      false,
-      'For vector layers use style_set_simple, style_categorize, style_graduate, style_rules, style_heatmap or style_bivariate.',
-    );
-  }
-  const count = layer.info.bands.length;
-  for (const band of bands) {
-    if (band > count)
-      throw new ToolFailure(
-        'invalid_params',
-        `'${layer.name}' has ${count} band${count === 1 ? '' : 's'}; there is no band ${band}.`,
-        false,
-        `Bands are numbered 1 to ${count}.`,
-      );
-  }
-  return layer;
-}
-
-function fieldList(layer: Layer, numericOnly: boolean): string {
-  const fields = layer.info.fields.filter((f) => !numericOnly || NUMERIC_TYPES.has(f.type));
-  return fields.map((f) => `${f.name} (${f.type})`).join(', ') || '(none)';
-}
-
-/** Checks a field exists (and is numeric when asked), failing with the fields that would do. */
-export function requireField(layer: Layer, field: string, opts: { numeric?: boolean; param?: string } = {}): void {
-  const param = opts.param ?? 'field';
-  const found = layer.info.fields.find((f) => f.name === field);
-  if (!found) {
-    const near = layer.info.fields.find((f) => f.name.toLowerCase() === field.toLowerCase());
-    throw new ToolFailure(
-      'invalid_params',
-      `${param}: '${layer.name}' has no field '${field}'.${near ? ` Did you mean '${near.name}'?` : ''}`,
-      true,
-      `${opts.numeric ? 'Numeric fields' : 'Fields'} of '${layer.name}': ${fieldList(layer, opts.numeric ?? false)}.`,
-    );
-  }
-  if (opts.numeric && !NUMERIC_TYPES.has(found.type)) {
-    throw new ToolFailure(
-      'invalid_params',
-      `${param}: field '${field}' of '${layer.name}' holds ${found.type} values; this style needs numbers.`,
-      true,
-      `Numeric fields of '${layer.name}': ${fieldList(layer, true)}. For text values use style_categorize.`,
-    );
-  }
+/**
+ * Checks a field named inside a text (a label template, a rule's filter) exists, failing with
+ * the fields there are. A field given as its own parameter is a declared rule (`field_exists`)
+ * the dispatcher checks before prepare.
+ */
+export function requireField(layer: Layer, field: string, param: string): void {
+  if (layer.info.fields.some((f) => f.name === field)) return;
+  const near = layer.info.fields.find((f) => f.name.toLowerCase() === field.toLowerCase());
+  throw new ToolFailure(
+    'invalid_params',
+    `${param}: '${layer.name}' has no field '${field}'.${near ? ` Did you mean '${near.name}'?` : ''}`,
+    true,
+    `Fields of '${layer.name}': ${fieldList(layer)}.`,
+  );
 }
 
 /** What a new vector style inherits from the current one: outline, sizes, opacity and labels. */

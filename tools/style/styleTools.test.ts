@@ -14,6 +14,7 @@ import { parseSource } from '../../src-shared/domain/source.js';
 import { BIVARIATE_PALETTE } from '../../src-shared/style/colourRamps.js';
 import { defaultRasterStyle, defaultVectorStyle, LayerStyle } from '../../src-shared/style/styleModel.js';
 import type { Handles, ProjectHandle } from '../../src-shared/tools/handles.js';
+import { applyToolRules } from '../../src-shared/tools/paramRules/toolRules.js';
 import { ToolFailure } from '../../src-shared/tools/toolResult.js';
 import type { ToolDefinition } from '../../src-shared/tools/toolSdk.js';
 import { createGdalHandle } from '../../src-main/composition/gdalHandle.js';
@@ -74,6 +75,7 @@ describe('style tools', { skip }, () => {
   async function run(id: string, raw: Record<string, unknown>) {
     const def = tool(id);
     const args = def.input.parse(raw);
+    applyToolRules(def, args, handles.project, styleTools);
     const prepared = def.prepare ? await def.prepare(args, { handles, caller: 'model', signal }) : { args };
     const result = (await def.execute(prepared.args, { handles, caller: 'model', signal, progress: () => undefined })) as Record<
       string,
@@ -94,7 +96,13 @@ describe('style tools', { skip }, () => {
   before(async () => {
     worker = new GisWorkerClient(forkLauncher(path.join(ROOT, 'src-main', 'gis-worker', 'workerMain.ts'), ['--import', 'tsx']));
     project = memoryProject();
-    handles = { project, gdal: createGdalHandle(worker), map: {} as Handles['map'], postgis: {} as Handles['postgis'] };
+    handles = {
+      project,
+      gdal: createGdalHandle(worker),
+      map: {} as Handles['map'],
+      postgis: {} as Handles['postgis'],
+      memory: {} as Handles['memory'],
+    };
     for (const [name, file] of [
       ['nc', 'nc.gpkg'],
       ['countries', 'ne_110m_admin_0_countries.json'],
@@ -154,17 +162,17 @@ describe('style tools', { skip }, () => {
       'style.graduate',
       { layer: 'countries', field: 'pop_est' },
       /no field 'pop_est'\. Did you mean 'POP_EST'\?/,
-      /Numeric fields of 'countries': .*POP_EST \(real\)/,
+      /Nearest numeric fields of 'countries': .*POP_EST \(real\)/,
     );
     await refused(
       'style.graduate',
       { layer: 'countries', field: 'NAME' },
-      /holds string values; this style needs numbers/,
+      /holds string values; this tool needs numbers/,
       /For text values use style_categorize/,
     );
     await refused('style.labels', { layer: 'nc', text: '{NAME} ({FIPSNO2})' }, /no field 'FIPSNO2'/, /Fields of 'nc': AREA \(real\)/);
     await refused('style.graduate', { layer: 'elev', field: 'x' }, /is a raster/, /style_raster_pseudocolor/);
-    await refused('style.graduate', { layer: 'nope', field: 'x' }, /No layer 'nope'/);
+    await refused('style.graduate', { layer: 'nope', field: 'x' }, /no layer 'nope'/i);
     await refused('style.graduate', { layer: 'nc', field: 'BIR74', method: 'manual', breaks: [0, 10, 5] }, /ascending/);
   });
 
@@ -277,7 +285,7 @@ describe('style tools', { skip }, () => {
     assert.equal((prepared.args as { weight_max: number }).weight_max, 51);
     const style = styleOf('bikes');
     assert.equal(style.type === 'heatmap' && style.weightMax, 51);
-    await refused('style.heatmap', { layer: 'nc' }, /a heatmap needs points/, /centroids/);
+    await refused('style.heatmap', { layer: 'nc' }, /this tool needs a point layer/, /centroids/);
     // A radius on the ground (issue 17): kept in metres; pixels stay 1–200, and say how to ask for metres.
     const { result } = await run('style.heatmap', { layer: 'bikes', radius: 300, radius_units: 'meters' });
     assert.deepEqual([result.radius, result.radius_units], [300, 'meters']);

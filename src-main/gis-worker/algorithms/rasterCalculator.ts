@@ -50,8 +50,12 @@ export const runRasterCalculator: AlgorithmRun = async (params, output, ctx) => 
     }
     const readers = new Map(parsed.bands.map((ref) => [ref.name, new BandReader(grids[ref.raster]!.bands.get(ref.band))]));
 
+    const nodata = storedNodata(p.data_type, p.nodata);
     const out = await gdal.drivers.get('GTiff').createAsync(output, width, height, 1, p.data_type, GTIFF_CREATION);
+    /** Pixels made nodata here: an input was nodata or the result was not a finite number. */
     let invalid = 0;
+    /** Nodata pixels of the file as written: also valid results that became the nodata value once converted. */
+    let written = 0;
     try {
       if (first.geoTransform) out.geoTransform = first.geoTransform;
       if (first.srs) out.srs = first.srs;
@@ -78,6 +82,10 @@ export const runRasterCalculator: AlgorithmRun = async (params, output, ctx) => 
           }
         }
         await outBand.pixels.writeAsync(0, y, width, h, result);
+        // Counted on what GDAL stored (rounded, clamped to the type), from its block cache: a
+        // result of 0 in a Byte output with nodata 0 is nodata in the file, and so in the note.
+        const stored = (await outBand.pixels.readAsync(0, y, width, h, undefined, { data_type: gdal.GDT_Float64 })) as Float64Array;
+        for (let i = 0; i < n; i++) if (stored[i] === nodata) written++;
         ctx.progress((y + h) / height, `Calculated ${(y + h).toLocaleString('en-US')} of ${height.toLocaleString('en-US')} rows`);
         await yieldToEvents();
       }
@@ -85,9 +93,7 @@ export const runRasterCalculator: AlgorithmRun = async (params, output, ctx) => 
     } finally {
       out.close();
     }
-    notes.unshift(
-      `${width} × ${height} pixels; ${invalid.toLocaleString('en-US')} nodata (an input nodata, or a result that is not a finite number)`,
-    );
+    notes.unshift(nodataNote(width, height, written, invalid, p));
     return { output, featureCount: null, notes };
   } finally {
     for (const d of aligned) d.close();
@@ -95,6 +101,48 @@ export const runRasterCalculator: AlgorithmRun = async (params, output, ctx) => 
     for (const r of inputs) r.close();
   }
 };
+
+/**
+ * The note on nodata, its count that of the written file. Results that equal the nodata value
+ * once stored in the output type (0 or less in a Byte output with nodata 0) are nodata too: said
+ * apart, since they are data lost to the choice of nodata value.
+ */
+function nodataNote(width: number, height: number, written: number, invalid: number, p: { data_type: string; nodata: number }): string {
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  const head = `${width} × ${height} pixels; ${fmt(written)} nodata`;
+  const collided = written - invalid;
+  if (collided <= 0) return `${head} (an input nodata, or a result that is not a finite number)`;
+  return (
+    `${head}: ${fmt(invalid)} where an input was nodata or the result not a finite number, and ${fmt(collided)} whose result ` +
+    `equals the nodata value ${p.nodata} once stored as ${p.data_type} — choose another nodata value (or data_type) to keep them`
+  );
+}
+
+const INTEGER_RANGES: Record<string, readonly [number, number]> = {
+  Byte: [0, 255],
+  Int16: [-32768, 32767],
+  UInt16: [0, 65535],
+  Int32: [-2147483648, 2147483647],
+};
+
+/**
+ * The nodata value as the output type stores it, so written pixels can be compared with it.
+ * A value the type cannot hold (the default -9999 in a Byte output) would leave every nodata
+ * pixel a valid clamped value: refused, with the values that work.
+ */
+function storedNodata(dataType: string, nodata: number): number {
+  const range = INTEGER_RANGES[dataType];
+  if (range && (!Number.isInteger(nodata) || nodata < range[0] || nodata > range[1]))
+    throw new BadInputError(
+      `nodata ${nodata} cannot be stored in a ${dataType} output (integers ${range[0]}–${range[1]}): give nodata within that range, e.g. ${range[0]} or ${range[1]}`,
+    );
+  if (dataType === 'Float32') {
+    const f = Math.fround(nodata);
+    if (!Number.isFinite(f)) throw new BadInputError(`nodata ${nodata} cannot be stored in a Float32 output`);
+    return f;
+  }
+  return nodata;
+}
 
 /** The input itself when it already lies on the first raster's grid, else a warped VRT that does. */
 async function alignTo(first: Dataset, input: RasterInput, method: string, vrtPaths: Set<string>): Promise<Dataset> {

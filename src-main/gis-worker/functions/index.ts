@@ -4,8 +4,10 @@ import { DISPLAY_FUNCTIONS, TABLE_FUNCTIONS } from './displayFunctions.js';
 import { EDIT_FUNCTIONS } from './editFunctions.js';
 import { INSPECT_FUNCTIONS } from './inspectFunctions.js';
 import { LAYERS_FUNCTIONS } from './layersFunctions.js';
+import { LINEAGE_FUNCTIONS } from './lineageFunctions.js';
 import { POSTGIS_FUNCTIONS } from './postgisFunctions.js';
 import { PROCESSING_FUNCTIONS } from './processingFunctions.js';
+import { QA_FUNCTIONS } from './qaFunctions.js';
 import { STYLE_FUNCTIONS } from './styleFunctions.js';
 import type { WorkerFunction } from './types.js';
 
@@ -23,4 +25,6 @@ export const WORKER_FUNCTIONS: { [F in WorkerCallName]: WorkerFunction<F> } = {
   ...EDIT_FUNCTIONS,
   ...CRS_FUNCTIONS,
   ...POSTGIS_FUNCTIONS,
+  ...QA_FUNCTIONS,
+  ...LINEAGE_FUNCTIONS,
 };

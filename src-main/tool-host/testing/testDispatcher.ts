@@ -17,6 +17,8 @@ export interface TestDispatcherOptions {
   hooks?: Partial<DispatcherHooks>;
   /** Hears each approval request the broker announces (nobody does by default). */
   announce?: (request: ApprovalRequest) => void;
+  /** The handles tools get (default: a project with no layers). */
+  handles?: Handles;
 }
 
 /**
@@ -25,11 +27,11 @@ export interface TestDispatcherOptions {
  */
 export function testDispatcher(
   tools: readonly ToolDefinition[],
-  { hooks = {}, announce = () => undefined }: TestDispatcherOptions = {},
+  { hooks = {}, announce = () => undefined, handles = testHandles }: TestDispatcherOptions = {},
 ): { dispatcher: ToolDispatcher; broker: ApprovalBroker; registry: ToolRegistry } {
   const registry = new ToolRegistry(tools);
   const broker = new ApprovalBroker(announce, () => undefined);
-  const dispatcher = new ToolDispatcher(registry, testHandles, broker, {
+  const dispatcher = new ToolDispatcher(registry, handles, broker, {
     policy: () => ({ mode: 'ask', askForReads: false }),
     audit: () => undefined,
     snapshot: () => undefined,

@@ -6,9 +6,12 @@ import { project } from './project.js';
 import { layerItem } from './layerItem.js';
 import { layers } from './layers.js';
 import { map } from './map.js';
+import { memory } from './memory.js';
 import { plugins } from './plugins.js';
 import { postgis } from './postgis.js';
 import { print } from './print.js';
+import { recipes } from './recipes.js';
+import { qa } from './qa.js';
 import { settings } from './settings.js';
 import { status } from './status.js';
 import { style } from './style.js';
@@ -25,9 +28,12 @@ export const catalogues = {
   layerItem,
   layers,
   map,
+  memory,
   plugins,
   postgis,
   print,
+  recipes,
+  qa,
   settings,
   status,
   style,

@@ -36,7 +36,9 @@ export const createAuditSlice: SliceCreator<AuditSlice> = (set) => ({
   auditToolIds: [],
   auditLoading: false,
   auditError: null,
-  setAuditOpen: (auditOpen) => set({ auditOpen }, false, auditOpen ? 'audit/opened' : 'audit/closed'),
+  // The memory drawer is drawn over this one: opening the audit log closes it.
+  setAuditOpen: (auditOpen) =>
+    set(auditOpen ? { auditOpen, memoryOpen: false } : { auditOpen }, false, auditOpen ? 'audit/opened' : 'audit/closed'),
   setAuditFilter: (patch) =>
     set(
       (s) => {

@@ -49,7 +49,11 @@ export const createPluginsSlice: SliceCreator<PluginsSlice> = (set) => ({
   pluginsFailed: (pluginsError) => set({ pluginsError }, false, 'plugins/failed'),
   // One drawer at a time on the right: opening this one closes the audit log.
   setPluginsOpen: (pluginsOpen) =>
-    set(pluginsOpen ? { pluginsOpen, auditOpen: false } : { pluginsOpen }, false, pluginsOpen ? 'plugins/opened' : 'plugins/closed'),
+    set(
+      pluginsOpen ? { pluginsOpen, auditOpen: false, memoryOpen: false } : { pluginsOpen },
+      false,
+      pluginsOpen ? 'plugins/opened' : 'plugins/closed',
+    ),
 });
 
 export const selectPlugins = (s: AppState) => s.plugins;

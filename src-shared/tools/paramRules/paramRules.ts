@@ -1,8 +1,9 @@
 /**
- * Semantic rules on a plugin tool's parameters: what the dispatcher checks against the project
- * before any dialog (a layer that exists, a numeric field of it, a projected CRS…). A plugin
- * writes them as short strings (`field_exists:layer`); here they are parsed into data and
- * checked for sense — a rule naming another parameter must name one that holds a layer.
+ * Semantic rules on a tool's parameters: what the dispatcher checks against the project before
+ * any dialog (a layer that exists, a numeric field of it, a projected CRS…). Built-in tools
+ * declare them in `ToolDefinition.rules`, plugins in plugin.yaml, both as short strings
+ * (`field_exists:layer`); here they are parsed into data and checked for sense — a rule naming
+ * another parameter must name one that holds a layer.
  */
 
 export type GeometryKind = 'point' | 'line' | 'polygon';
@@ -105,4 +106,37 @@ export function checkParamRules(rules: Record<string, readonly string[]>, params
       problems.push([param, `'geometry' applies to vector layers only`]);
   }
   return problems;
+}
+
+/**
+ * Checks that each rule's parameter can hold what the rule reads, by the input's JSON Schema
+ * properties: a layer or field name is text, a band a number (either may be a list of them).
+ * A rule on a number "layer" would refuse every call; better refused at start-up.
+ */
+export function checkRuleTypes(
+  rules: Readonly<Record<string, readonly string[]>>,
+  properties: Readonly<Record<string, unknown>>,
+): [string, string][] {
+  const problems: [string, string][] = [];
+  for (const [param, texts] of Object.entries(rules)) {
+    const schema = properties[param];
+    if (schema === undefined) continue; // checkParamRules names it
+    const kinds = new Set(texts.map((t) => parseParamRule(t)?.kind));
+    const needs = kinds.has('band_exists') ? 'number' : kinds.has('layer_exists') || kinds.has('field_exists') ? 'string' : null;
+    if (needs && !accepts(schema, needs))
+      problems.push([param, `its rules read ${needs === 'number' ? 'a band number' : 'a name'}, but the parameter takes no ${needs}`]);
+  }
+  return problems;
+}
+
+/** Whether a JSON Schema accepts values of `type` (directly, in a union, or as list items). */
+function accepts(schema: unknown, type: 'string' | 'number'): boolean {
+  if (typeof schema !== 'object' || schema === null) return schema === true;
+  const s = schema as { type?: unknown; anyOf?: unknown[]; oneOf?: unknown[]; items?: unknown };
+  const types = Array.isArray(s.type) ? s.type : s.type === undefined ? [] : [s.type];
+  const direct = types.includes(type) || (type === 'number' && types.includes('integer'));
+  const union = [...(s.anyOf ?? []), ...(s.oneOf ?? [])].some((sub) => accepts(sub, type));
+  const listed = types.includes('array') && accepts(s.items, type);
+  // No type at all (`{}`, unrepresentable): anything goes.
+  return direct || union || listed || (types.length === 0 && !s.anyOf && !s.oneOf);
 }

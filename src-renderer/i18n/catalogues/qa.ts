@@ -1,0 +1,43 @@
+import { defineCatalogue } from '../catalogue.js';
+
+/** The QA report of produced layers on a tool card (issue 17). Main's warning messages stay as sent. */
+export const qa = defineCatalogue({
+  en: {
+    title: 'Quality check',
+    features_one: '{{formatted}} feature',
+    features_other: '{{formatted}} features',
+    pixels: '{{formatted}} pixels',
+    noCrs: 'no CRS',
+    nodata: 'band {{band}}: {{percent}} % nodata',
+    invalid_one: '{{formatted}} invalid geometry',
+    invalid_other: '{{formatted}} invalid geometries',
+    failed: 'not checked',
+    code_empty_output: 'Empty output',
+    code_invalid_geometries: 'Invalid geometries',
+    code_no_crs: 'No CRS',
+    code_distance_in_degrees: 'Distance in degrees',
+    code_area_in_degrees: 'Measure in degrees',
+    code_extent_outside_inputs: 'Outside the inputs',
+    code_extent_much_larger: 'Much larger than the inputs',
+    code_check_capped: 'Partly checked',
+  },
+  'zh-CN': {
+    title: '质量检查',
+    features_one: '{{formatted}} 个要素',
+    features_other: '{{formatted}} 个要素',
+    pixels: '{{formatted}} 个像元',
+    noCrs: '无坐标参考系',
+    nodata: '波段 {{band}}：{{percent}} % 无数据',
+    invalid_one: '{{formatted}} 个无效几何',
+    invalid_other: '{{formatted}} 个无效几何',
+    failed: '未检查',
+    code_empty_output: '输出为空',
+    code_invalid_geometries: '无效几何',
+    code_no_crs: '无坐标参考系',
+    code_distance_in_degrees: '以度为单位的距离',
+    code_area_in_degrees: '以度为单位的量算',
+    code_extent_outside_inputs: '位于输入范围之外',
+    code_extent_much_larger: '远大于输入范围',
+    code_check_capped: '部分检查',
+  },
+});
