@@ -42,7 +42,7 @@ describe('memory in Chromium: the model proposes, the person approves, edits and
   it('starts with nothing remembered, and no excerpt in the prompt', async () => {
     await openPanel();
     await page.getByTestId('memory-empty').waitFor({ state: 'visible' });
-    await page.screenshot({ path: '/tmp/memory-1-empty.png' });
+    await app.screenshot('memory-1-empty');
     await closePanel();
     assert.ok(!(await nextSystemPrompt('hello')).includes(HEAD));
   });
@@ -56,7 +56,7 @@ describe('memory in Chromium: the model proposes, the person approves, edits and
     ]);
     await app.askAgent('remember that the rivers layer is in EPSG:2169');
     const dialog = await app.waitForApproval();
-    await page.screenshot({ path: '/tmp/memory-2-dialog.png' });
+    await app.screenshot('memory-2-dialog');
     assert.ok(dialog.text.includes(`Remember (project): “${KEPT}”`), dialog.text);
     await app.approvePending();
     await app.waitForMessage('assistant', /I will remember that/);
@@ -74,7 +74,7 @@ describe('memory in Chromium: the model proposes, the person approves, edits and
     assert.equal(await items().count(), 1);
     assert.equal(await items().first().getAttribute('data-scope'), 'project');
     assert.equal(await items().first().getByTestId('memory-text').innerText(), KEPT);
-    await page.screenshot({ path: '/tmp/memory-3-panel.png' });
+    await app.screenshot('memory-3-panel');
     await closePanel();
   });
 
@@ -100,7 +100,7 @@ describe('memory in Chromium: the model proposes, the person approves, edits and
   it('the person edits it inline; the next request carries the new text', async () => {
     await items().first().getByTestId('memory-edit').click();
     await items().first().getByTestId('memory-input').fill(EDITED);
-    await page.screenshot({ path: '/tmp/memory-4-editing.png' });
+    await app.screenshot('memory-4-editing');
     await items().first().getByTestId('memory-save').click();
     await page.waitForFunction(
       (text) => document.querySelector('[data-testid="memory-item"] [data-testid="memory-text"]')?.textContent === text,
@@ -114,7 +114,7 @@ describe('memory in Chromium: the model proposes, the person approves, edits and
     await openPanel();
     await items().first().getByTestId('memory-delete').click();
     await page.getByTestId('memory-empty').waitFor({ state: 'visible' });
-    await page.screenshot({ path: '/tmp/memory-5-deleted.png' });
+    await app.screenshot('memory-5-deleted');
     await closePanel();
     assert.ok(!(await nextSystemPrompt('style the rivers blue')).includes(HEAD));
     const calls = (await app.auditEntries()).filter((e) => e.toolId === 'memory.remove' || e.toolId === 'memory.edit');

@@ -5,6 +5,7 @@ import { selectMemories, selectMemoriesLoaded, selectMemoryError, selectMemoryOp
 import { useAppStore } from '../store/useAppStore.js';
 import { MemoryItem } from './MemoryItem.js';
 import { useMemoryList } from './useMemoryList.js';
+import './AuditPanel.css';
 import './MemoryPanel.css';
 
 const close = () => appStore.getState().setMemoryOpen(false);
