@@ -101,13 +101,14 @@ export function buildRecipeCommands(d: RecipeCommandDeps): CommandDefinition[] {
                   step: call.step,
                   count: call.count,
                   tool: call.tool,
+                  title: call.title,
                   status: 'running',
                   message: `${call.label}: ${message} (${Math.round(fraction * 100)} %)`,
                 }),
             }),
           tool: (id) => {
             const t = d.registry.find(id);
-            return t ? { version: t.def.version, definitionHash: t.definitionHash } : null;
+            return t ? { version: t.def.version, definitionHash: t.definitionHash, title: t.def.title } : null;
           },
           layer: (ref) => {
             const l = d.store.layers.list().find((x) => x.id === ref || x.name === ref);

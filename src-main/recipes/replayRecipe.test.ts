@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Recipe } from '../../src-shared/domain/recipe.js';
+import { Recipe, type RecipeProgress } from '../../src-shared/domain/recipe.js';
 import { toolError, type ToolResult } from '../../src-shared/tools/toolResult.js';
 import { replayRecipe, type RecipeStepCall, type ReplayDeps } from './replayRecipe.js';
 
@@ -29,6 +29,7 @@ const recipe = Recipe.parse({
 
 function deps(answers: ToolResult[], tools = ['processing.run', 'style.set_simple']) {
   const calls: RecipeStepCall[] = [];
+  const progressed: Omit<RecipeProgress, 'file'>[] = [];
   let n = 0;
   const d: ReplayDeps = {
     async dispatch(call) {
@@ -36,17 +37,26 @@ function deps(answers: ToolResult[], tools = ['processing.run', 'style.set_simpl
       const result = answers[n++] ?? { ok: true, data: {} };
       return { result, loadedLayers: result.ok ? [`made${n}`] : [] };
     },
-    tool: (id) => (tools.includes(id) ? { version: '1.3.0', definitionHash: 'now' } : null),
+    tool: (id) => (tools.includes(id) ? { version: '1.3.0', definitionHash: 'now', title: `Title of ${id}` } : null),
     layer: (ref) => (ref === 'B' || ref === 'id-B' ? { id: 'id-B', name: 'B' } : null),
-    progress: () => undefined,
+    progress: (p) => progressed.push(p),
   };
-  return { d, calls };
+  return { d, calls, progressed };
 }
 
 describe('replayRecipe', () => {
   it('runs every step in order, each output standing in for its placeholder, labelled for the dialog', async () => {
-    const { d, calls } = deps([]);
+    const { d, calls, progressed } = deps([]);
     const report = await replayRecipe(recipe, { input1: 'B' }, d);
+    // The panel says each running step in the interface language from these parts.
+    assert.deepEqual(
+      progressed.filter((p) => p.status === 'running').map((p) => [p.step, p.count, p.title]),
+      [
+        [1, 3, 'Title of processing.run'],
+        [2, 3, 'Title of processing.run'],
+        [3, 3, 'Title of style.set_simple'],
+      ],
+    );
     assert.deepEqual(
       calls.map((c) => c.label),
       ['Recipe step 1 of 3', 'Recipe step 2 of 3', 'Recipe step 3 of 3'],

@@ -8,6 +8,8 @@ export interface RecipeStepCall {
   args: Record<string, unknown>;
   /** "Recipe step 2 of 3" */
   label: string;
+  /** The tool's title, for the progress line. */
+  title: string;
   step: number;
   count: number;
   /** Said in the dialog when the tool changed since the recipe was made. */
@@ -18,7 +20,7 @@ export interface ReplayDeps {
   /** Runs one step through the dispatcher (approval included); the names of the layers it loaded. */
   dispatch(call: RecipeStepCall): Promise<{ result: ToolResult; loadedLayers: string[] }>;
   /** The tool as it is now, or null when there is no such tool. */
-  tool(id: string): { version: string; definitionHash: string } | null;
+  tool(id: string): { version: string; definitionHash: string; title: string } | null;
   /** A project layer by id or exact name. */
   layer(idOrName: string): { id: string; name: string } | null;
   progress(p: Omit<RecipeProgress, 'file'>): void;
@@ -74,11 +76,13 @@ export async function replayRecipe(recipe: Recipe, bindings: Readonly<Record<str
     }) as Record<string, unknown>;
     const now = deps.tool(step.tool)!;
     const changed = now.definitionHash !== step.definitionHash;
-    deps.progress({ step: n, count, tool: step.tool, status: 'running', message: `${label}: ${step.tool}` });
+    const title = now.title;
+    deps.progress({ step: n, count, tool: step.tool, title, status: 'running', message: `${label}: ${step.tool}` });
     const outcome = await deps.dispatch({
       tool: step.tool,
       args,
       label,
+      title,
       step: n,
       count,
       ...(changed
@@ -91,7 +95,7 @@ export async function replayRecipe(recipe: Recipe, bindings: Readonly<Record<str
       const { code, message } = outcome.result.error;
       const what = code === 'rejected_by_user' ? 'was rejected' : code === 'cancelled' ? 'was stopped' : `failed (${code})`;
       const text = `${label} (${step.tool}) ${what}: ${message} The replay stopped there; steps before it stay done (Undo takes them back).`;
-      deps.progress({ step: n, count, tool: step.tool, status: 'failed', message: text });
+      deps.progress({ step: n, count, tool: step.tool, title, status: 'failed', message: text });
       throw new ToolFailure(code === 'rejected_by_user' ? 'rejected_by_user' : 'not_allowed', text, false);
     }
     outputs.push(outcome.loadedLayers);
@@ -101,11 +105,12 @@ export async function replayRecipe(recipe: Recipe, bindings: Readonly<Record<str
       step: n,
       count,
       tool: step.tool,
+      title,
       status: 'ok',
       message: `${label}: ${step.tool} done${outcome.loadedLayers.length ? ` (${outcome.loadedLayers.join(', ')})` : ''}`,
     });
   }
-  deps.progress({ step: count, count, tool: '', status: 'done', message: `Recipe '${recipe.name}' done: ${count} step(s).` });
+  deps.progress({ step: count, count, tool: '', title: '', status: 'done', message: `Recipe '${recipe.name}' done: ${count} step(s).` });
   return report;
 }
 

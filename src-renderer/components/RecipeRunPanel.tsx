@@ -5,6 +5,7 @@ import { useBridge } from '../bridge/BridgeContext.js';
 import { useEntryRun } from '../bridge/useEntryTrigger.js';
 import { selectLayers } from '../store/slices/layersSlice.js';
 import { useAppStore } from '../store/useAppStore.js';
+import { toolTitle } from '../i18n/toolTitles.js';
 
 type Status = { kind: 'idle' } | { kind: 'running'; line: string } | { kind: 'done'; line: string } | { kind: 'error'; line: string };
 
@@ -34,13 +35,15 @@ export function RecipeRunPanel({ onClose }: { onClose(): void }) {
       })
       .catch((e: unknown) => live && setStatus({ kind: 'error', line: e instanceof Error ? e.message : String(e) }));
     const off = bridge.on('recipes/progressed', (p: RecipeProgress) => {
-      if (p.status === 'running') setStatus({ kind: 'running', line: p.message });
+      // Main's message is English; the line is said in the interface language from its parts.
+      if (p.status === 'running')
+        setStatus({ kind: 'running', line: t('stepRunning', { step: p.step, count: p.count, tool: toolTitle(p.tool, p.title) }) });
     });
     return () => {
       live = false;
       off();
     };
-  }, [bridge]);
+  }, [bridge, t]);
 
   const recipe = list?.recipes.find((r) => r.file === file) ?? null;
   const running = status.kind === 'running';

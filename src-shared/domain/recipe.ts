@@ -103,6 +103,8 @@ export const RecipeProgress = z.object({
   step: z.number().int(),
   count: z.number().int(),
   tool: z.string(),
+  /** The tool's title as main has it (English); the panel shows it in the interface language. */
+  title: z.string(),
   status: z.enum(['running', 'ok', 'failed', 'done']),
   message: z.string(),
 });
