@@ -298,9 +298,10 @@ export class ToolDispatcher {
   private applyRules(req: DispatchRequest, tool: RegisteredTool, args: unknown): ToolResult | null {
     if (!tool.def.rules) return null;
     try {
-      const offered = this.toolsFor(req)
-        .forModel()
-        .map((t) => t.def);
+      const offered = () =>
+        this.toolsFor(req)
+          .forModel()
+          .map((t) => t.def);
       applyToolRules(tool.def, args, this.handles.project, offered);
       return null;
     } catch (err) {

@@ -66,7 +66,7 @@ const signal = new AbortController().signal;
 
 async function run(def: ToolDefinition, handles: Handles, raw: Record<string, unknown>) {
   const args = def.input.parse(raw);
-  applyToolRules(def, args, handles.project, []);
+  applyToolRules(def, args, handles.project, () => []);
   const prepared = def.prepare ? await def.prepare(args, { handles, caller: 'model', signal }) : { args };
   return (await def.execute(prepared.args, { handles, caller: 'model', signal, progress: () => undefined })) as Record<string, unknown>;
 }

@@ -75,7 +75,7 @@ describe('style tools', { skip }, () => {
   async function run(id: string, raw: Record<string, unknown>) {
     const def = tool(id);
     const args = def.input.parse(raw);
-    applyToolRules(def, args, handles.project, styleTools);
+    applyToolRules(def, args, handles.project, () => styleTools);
     const prepared = def.prepare ? await def.prepare(args, { handles, caller: 'model', signal }) : { args };
     const result = (await def.execute(prepared.args, { handles, caller: 'model', signal, progress: () => undefined })) as Record<
       string,

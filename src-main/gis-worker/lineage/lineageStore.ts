@@ -19,22 +19,27 @@ import { readTiffLineage, writeTiffLineage } from './tiffLineage.js';
 type Kind = 'gpkg' | 'tiff' | 'other';
 
 async function kindOf(path: string): Promise<Kind> {
+  const opened = await openForKind(path);
+  opened?.ds.close();
+  return opened?.kind ?? 'other';
+}
+
+/**
+ * The file opened read-only with its kind, or null when it is not a file GDAL opens on its own
+ * (a CSV it reads through options, a .dbf…): a sidecar still works for those. The caller closes.
+ */
+async function openForKind(path: string): Promise<{ ds: Dataset; kind: Kind } | null> {
   const st = await stat(path).catch(() => null);
   if (!st) throw new BadInputError(`${path} does not exist`);
-  if (!st.isFile()) return 'other';
+  if (!st.isFile()) return null;
   let ds: Dataset;
   try {
     ds = await gdal.openAsync(path, 'r');
   } catch {
-    // Not a file GDAL opens on its own (a CSV it reads through options, a .dbf…): a sidecar still works.
-    return 'other';
+    return null;
   }
-  try {
-    const driver = ds.driver.description;
-    return driver === 'GPKG' ? 'gpkg' : driver === 'GTiff' ? 'tiff' : 'other';
-  } finally {
-    ds.close();
-  }
+  const driver = ds.driver.description;
+  return { ds, kind: driver === 'GPKG' ? 'gpkg' : driver === 'GTiff' ? 'tiff' : 'other' };
 }
 
 function localPath(path: string): string | null {
@@ -106,15 +111,18 @@ export async function readLineage(source: string): Promise<StoredLineage> {
   const path = localPath(raw);
   if (!path) return NONE;
   guardSource(path);
-  const kind = await kindOf(path);
+  // One open tells the kind and reads the lineage stored in the file.
+  const opened = await openForKind(path);
+  const kind = opened?.kind ?? 'other';
   let text: string | null;
   let stored: LineageStore;
   if (kind === 'other') {
+    opened?.ds.close();
     stored = 'sidecar';
     text = await readSidecarLineage(path);
   } else {
     stored = kind === 'gpkg' ? 'gpkg_metadata' : 'geotiff_metadata';
-    const ds = await gdal.openAsync(path, 'r');
+    const ds = opened!.ds;
     try {
       text = kind === 'gpkg' ? readGpkgLineage(ds, gpkgTable(ds, sublayer)) : await readTiffLineage(ds);
     } catch (err) {

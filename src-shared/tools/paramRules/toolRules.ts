@@ -6,18 +6,18 @@ const KIND_RULES = new Set(['raster', 'vector', 'table', 'geometry']);
 
 /**
  * The dispatcher's rule stage for one call: `def`'s declared rules against the project. A layer
- * refused for its kind or geometry gets a hint naming the tools among `offered` (what the model
- * may call) that take it. Throws `invalid_params`; does nothing for a tool without rules.
+ * refused for its kind or geometry gets a hint naming the tools among `offered()` (what the model
+ * may call) that take it; the list is only built for such a refusal, not for every call. Throws `invalid_params`; does nothing for a tool without rules.
  */
 export function applyToolRules(
   def: Pick<ToolDefinition, 'id' | 'group' | 'rules'>,
   args: unknown,
   project: RuleProject,
-  offered: readonly Pick<ToolDefinition, 'id' | 'group' | 'rules'>[],
+  offered: () => readonly Pick<ToolDefinition, 'id' | 'group' | 'rules'>[],
 ): void {
   if (!def.rules || Object.keys(def.rules).length === 0) return;
   applyParamRules(def.rules, args as Record<string, unknown>, project, {
-    alternativesFor: (layer, need) => toolsTaking(def, layer, need, offered),
+    alternativesFor: (layer, need) => toolsTaking(def, layer, need, offered()),
   });
 }
 
