@@ -194,4 +194,11 @@ describe('lineage stored in the files themselves', { skip: skipReason }, () => {
       /does not exist/,
     );
   });
+
+  test('hostile sources: a network, in-memory or relative path is never opened to read or write lineage', async () => {
+    for (const source of ['/vsicurl/http://127.0.0.1:9/x.tif', 'https://127.0.0.1:9/x.gpkg', '/vsimem/x.gpkg', 'x.gpkg', '../x.tif']) {
+      assert.deepEqual(await worker.call('lineage.read', { source }), { stored: null, lineage: null, unreadable: null }, source);
+      await rejectsAsBadInput(worker.call('lineage.write', { path: source, sublayer: null, lineage: lineage() }), /only in local files/);
+    }
+  });
 });
